@@ -1,0 +1,75 @@
+# The fork's driver.  `make` builds and installs the fork; `make check`
+# tests it.  Everything below build/, dist/, _install/ and _vanilla/ is made,
+# never committed.  See README.md.
+
+SHELL          := /bin/bash
+PREFIX         ?= $(CURDIR)/_install
+VANILLA_PREFIX ?= $(CURDIR)/_vanilla
+JOBS           ?= $(shell nproc)
+# Extra configure arguments for the fork's build (e.g. --with-vm-stack=copy).
+CONFIGURE_ARGS ?=
+OBJ            ?= build/obj
+
+export JOBS PREFIX VANILLA_PREFIX
+
+.PHONY: all deps fetch src build install vanilla check check-tools check-quick \
+        export verify bench bench-quick bench-gems clean distclean help
+
+all: deps fetch src build
+	@echo "installed: $(PREFIX)/bin/ruby"
+	@$(PREFIX)/bin/ruby -v
+
+help:
+	@sed -n 's/^## //p' $(MAKEFILE_LIST)
+
+## make              deps, fetch, src, configure, build, install; prints ruby -v
+## make deps         install build and test dependencies with apt-get
+deps:
+	@tool/deps.sh
+
+## make fetch        get the pinned tarball into dist/ (RUBY_TARBALL=path to use a copy)
+fetch:
+	@tool/fetch.sh
+
+## make src          create or update build/src from the tarball and patches/series
+src: fetch
+	@tool/src.sh
+
+## make build        configure (out of tree, in build/obj), build and install into PREFIX
+build install: src
+	@tool/build.sh build/src $(OBJ) $(PREFIX) $(CONFIGURE_ARGS)
+
+## make vanilla      build pristine 3.3.8, same flags, into _vanilla/ (for comparisons)
+vanilla: fetch
+	@tool/vanilla.sh $(VANILLA_PREFIX)
+
+## make check        tooling tests, MRI's test, test-all, test-spec, drop-in checks
+check: build
+	@tool/check.sh
+
+## make check-tools  only the tooling's own tests
+check-tools:
+	@tool/test/run.sh
+
+## make export       write build/src's commits to patches/
+export:
+	@tool/export.sh
+
+## make verify       prove tarball + patches/series rebuild build/src HEAD exactly
+verify: fetch
+	@tool/verify.sh
+
+## make bench        full benchmark/ suite, fork vs vanilla -> results/benchmark-suite.md
+bench: build vanilla
+	@benchmark/suite.sh full
+
+## make bench-quick  a small subset of the suite, for iteration
+bench-quick: build vanilla
+	@benchmark/suite.sh quick
+
+## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
+clean:
+	rm -rf build
+
+distclean: clean
+	rm -rf dist _install _vanilla

@@ -1,0 +1,75 @@
+#!/usr/bin/env bash
+# Configure (out of tree), build and install one Ruby tree.
+#
+#   tool/build.sh SRC OBJ PREFIX [extra configure arguments...]
+#
+# configure runs again only when its arguments change or config.status is
+# missing; everything else is left to the tree's own make, so a rebuild
+# after a patch change redoes only what the change touches.  Compilers run
+# through ccache when it is installed (its masquerade directory comes first
+# in PATH, so RbConfig still names plain gcc for extensions built later).
+. "$(dirname "$0")/common.sh"
+
+[ $# -ge 3 ] || die "usage: tool/build.sh SRC OBJ PREFIX [configure args...]"
+src=$(cd "$1" && pwd) || die "no source tree at $1"
+obj=$2
+prefix=$3
+shift 3
+mkdir -p "$obj" "$prefix"
+obj=$(cd "$obj" && pwd)
+prefix=$(cd "$prefix" && pwd)
+JOBS=${JOBS:-$(nproc)}
+
+if [ -d /usr/lib/ccache ]; then
+    export PATH=/usr/lib/ccache:$PATH
+    export CCACHE_BASEDIR=$FORK_ROOT CCACHE_NOHASHDIR=1
+fi
+
+# configure.ac changed by a patch: regenerate configure in the tree (src.sh
+# marks it skip-worktree there, since it is generated).  The fingerprint of
+# the inputs decides, not timestamps, which git checkouts do not preserve.
+if [ -d "$src/.git" ]; then
+    inputs=$(cd "$src" && cat configure.ac aclocal.m4 tool/m4/*.m4 2>/dev/null | sha256sum | cut -d' ' -f1)
+    pristine=$(cd "$src" && { git show upstream:configure.ac; git show upstream:aclocal.m4
+                              git ls-tree --name-only upstream tool/m4/ | grep '\.m4$' | sort |
+                              while read -r f; do git show "upstream:$f"; done; } 2>/dev/null | sha256sum | cut -d' ' -f1)
+    stamp=$src/.git/fork-configure-inputs
+    if [ "$inputs" = "$pristine" ]; then
+        if [ -f "$stamp" ]; then
+            note "configure.ac is upstream's again: restoring upstream's configure"
+            git -C "$src" show upstream:configure > "$src/configure"
+            rm -f "$stamp"
+        fi
+    elif [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
+        command -v autoconf >/dev/null || die "a patch changes configure.ac, and autoconf is not installed; run 'make deps'."
+        note "configure.ac differs from upstream: regenerating configure"
+        (cd "$src" && autoconf -o configure.tmp && mv configure.tmp configure && chmod +x configure)
+        echo "$inputs" > "$stamp"
+        rm -f "$obj/config.status"   # configure again with the new script
+    fi
+fi
+
+args=(--prefix="$prefix" --disable-yjit --disable-install-doc "$@")
+argsfile=$obj/.fork-configure-args
+if [ ! -f "$obj/config.status" ] || [ ! -f "$obj/Makefile" ] ||
+   [ "$(cat "$argsfile" 2>/dev/null)" != "${args[*]}" ] || [ "$src/configure" -nt "$obj/config.status" ]; then
+    note "configure ${args[*]}"
+    rm -f "$argsfile"
+    (cd "$obj" && "$src/configure" "${args[@]}" > configure.log 2>&1) || {
+        tail -30 "$obj/configure.log" >&2
+        die "configure failed; the whole log is $obj/configure.log"
+    }
+    echo "${args[*]}" > "$argsfile"
+fi
+
+note "make -j$JOBS in $obj"
+(cd "$obj" && make -j"$JOBS" > make.log 2>&1) || {
+    tail -40 "$obj/make.log" >&2
+    die "the build failed; the whole log is $obj/make.log"
+}
+note "make install into $prefix"
+(cd "$obj" && make install > install.log 2>&1) || {
+    tail -40 "$obj/install.log" >&2
+    die "make install failed; the whole log is $obj/install.log"
+}
+"$prefix/bin/ruby" -v

@@ -1,0 +1,193 @@
+#!/usr/bin/env bash
+# The tooling's own tests: fetch, src, export and verify, run against a
+# scratch project with a tiny synthetic "upstream" tarball, so they take
+# seconds and never touch this checkout's build/ or dist/.
+set -u
+TOOL=$(cd "$(dirname "$0")/.." && pwd)
+WORK=$(mktemp -d "${TMPDIR:-/tmp}/fork-tooltest.XXXXXX")
+trap 'rm -rf "$WORK"' EXIT
+export GIT_CONFIG_GLOBAL=/dev/null GIT_CONFIG_NOSYSTEM=1
+export GIT_AUTHOR_NAME=tester GIT_AUTHOR_EMAIL=tester@invalid
+export GIT_COMMITTER_NAME=tester GIT_COMMITTER_EMAIL=tester@invalid
+unset RUBY_TARBALL FORK_SRC FORK_DIST FORK_APT_URIS
+
+pass=0 fail=0 failed=()
+ok()   { pass=$((pass + 1)); echo "  ok    $1"; }
+nok()  { fail=$((fail + 1)); failed+=("$1"); echo "  FAIL  $1${2:+: $2}"; }
+
+# A tiny upstream: mini-1.0/ with a few files, one of them CRLF.
+mkdir -p "$WORK/up/mini-1.0/lib"
+printf 'hello\n' > "$WORK/up/mini-1.0/README"
+printf 'line 1\nline 2\nline 3\n' > "$WORK/up/mini-1.0/lib/a.txt"
+printf 'crlf 1\r\ncrlf 2\r\n' > "$WORK/up/mini-1.0/win.bat"
+printf '# generated\n' > "$WORK/up/mini-1.0/configure"
+tar -C "$WORK/up" -cJf "$WORK/mini-1.0.tar.xz" mini-1.0
+GOOD_SHA=$(sha256sum "$WORK/mini-1.0.tar.xz" | cut -d' ' -f1)
+printf 'not a tarball\n' > "$WORK/bad.tar.xz"
+
+new_project() {   # dir: a project using the tooling, with no patches yet
+    mkdir -p "$1/patches"
+    cat > "$1/UPSTREAM" <<EOT
+VERSION=1.0
+DEBIAN_SOURCE=mini
+DEBIAN_VERSION=1.0-1
+DEBIAN_SUITE=trixie
+TARBALL=mini-1.0.tar.xz
+TARBALL_TOPDIR=mini-1.0
+SHA256=$GOOD_SHA
+EOT
+}
+in_project() {   # dir, command...: run a tool script with FORK_ROOT=dir
+    local dir=$1; shift
+    FORK_ROOT=$dir "$@"
+}
+commit() {   # srcdir, feature ('' for none), message, file, content
+    (
+        cd "$1" && printf '%s' "$5" > "$4" && git add "$4" &&
+        if [ -n "$2" ]; then git commit -q -m "$3" --trailer "Feature: $2"; else git commit -q -m "$3"; fi
+    )
+}
+snapshot() { (cd "$1" && find patches -type f | sort | xargs sha256sum); }
+
+echo "tooling tests"
+
+# fetch ----------------------------------------------------------------
+P=$WORK/p-fetch; new_project "$P"
+out=$(RUBY_TARBALL=$WORK/bad.tar.xz in_project "$P" "$TOOL/fetch.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "sha256" <<<"$out" && [ -z "$(ls -A "$P/dist" 2>/dev/null)" ]; then
+    ok "fetch refuses a tarball with the wrong sha256 and writes nothing"
+else nok "fetch refuses a tarball with the wrong sha256 and writes nothing" "rc=$rc $out"; fi
+
+out=$(RUBY_TARBALL=$WORK/missing.tar.xz in_project "$P" "$TOOL/fetch.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "does not exist" <<<"$out"; then ok "fetch names a missing RUBY_TARBALL"
+else nok "fetch names a missing RUBY_TARBALL" "$out"; fi
+
+out=$(RUBY_TARBALL=$WORK/mini-1.0.tar.xz in_project "$P" "$TOOL/fetch.sh" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(sha256sum < "$P/dist/mini-1.0.tar.xz" | cut -d' ' -f1)" = "$GOOD_SHA" ] &&
+   [ "$(ls -A "$P/dist")" = "mini-1.0.tar.xz" ]; then
+    ok "fetch copies a verified RUBY_TARBALL into dist/"
+else nok "fetch copies a verified RUBY_TARBALL into dist/" "$out"; fi
+
+printf 'corrupt' > "$P/dist/mini-1.0.tar.xz"
+out=$(RUBY_TARBALL=$WORK/bad.tar.xz in_project "$P" "$TOOL/fetch.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && [ "$(cat "$P/dist/mini-1.0.tar.xz")" = corrupt ]; then
+    ok "fetch with a bad RUBY_TARBALL leaves dist/ as it was"
+else nok "fetch with a bad RUBY_TARBALL leaves dist/ as it was" "$out"; fi
+rm -rf "$P/dist"
+
+# No apt-get on PATH: a clear sentence pointing at RUBY_TARBALL.
+mkdir -p "$WORK/noapt"
+for c in bash sh env sha256sum cut mktemp cp mv rm chmod dirname cat sed awk tr id mkdir grep head tail ls; do
+    ln -sf "$(command -v $c)" "$WORK/noapt/$c"
+done
+out=$(PATH=$WORK/noapt FORK_ROOT=$P "$WORK/noapt/bash" "$TOOL/fetch.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "apt-get is not installed.*RUBY_TARBALL" <<<"$out" && [ ! -e "$P/dist/mini-1.0.tar.xz" ]; then
+    ok "fetch without apt-get says to use RUBY_TARBALL"
+else nok "fetch without apt-get says to use RUBY_TARBALL" "$out"; fi
+
+if command -v apt-get >/dev/null; then
+    out=$(FORK_APT_URIS=http://127.0.0.1:9/debian in_project "$P" timeout 120 "$TOOL/fetch.sh" 2>&1); rc=$?
+    if [ $rc -ne 0 ] && grep -q "could not read" <<<"$out" && [ ! -e "$P/dist/mini-1.0.tar.xz" ]; then
+        ok "fetch from an unreachable mirror fails clearly and writes nothing"
+    else nok "fetch from an unreachable mirror fails clearly and writes nothing" "$out"; fi
+fi
+
+# src, export, verify ----------------------------------------------------
+P=$WORK/p; new_project "$P"
+RUBY_TARBALL=$WORK/mini-1.0.tar.xz in_project "$P" "$TOOL/fetch.sh" >/dev/null
+out=$(in_project "$P" "$TOOL/src.sh" 2>&1); rc=$?
+S=$P/build/src
+if [ $rc -eq 0 ] && [ "$(git -C "$S" rev-list --count HEAD)" = 1 ] &&
+   [ "$(git -C "$S" describe --tags)" = upstream ] && cmp -s "$S/win.bat" "$WORK/up/mini-1.0/win.bat" &&
+   [ -z "$(git -C "$S" status --porcelain)" ]; then
+    ok "src makes the pristine tree the first commit, tagged upstream"
+else nok "src makes the pristine tree the first commit, tagged upstream" "$out"; fi
+
+commit "$S" base "Base change" README $'hello\nfork\n'
+commit "$S" alpha "Alpha one" lib/a.txt $'line 1\nline two\nline 3\n'
+commit "$S" alpha "Alpha two" lib/b.txt $'new file\n'
+commit "$S" beta "Beta: a CRLF file" win.bat $'crlf 1\r\ncrlf two\r\n'
+out=$(in_project "$P" "$TOOL/export.sh" 2>&1); rc=$?
+series=$(grep -v '^#' "$P/patches/series" | tr '\n' ' ')
+if [ $rc -eq 0 ] && [ "$series" = "base/0001-Base-change.patch alpha/0001-Alpha-one.patch alpha/0002-Alpha-two.patch beta/0001-Beta-a-CRLF-file.patch " ]; then
+    ok "export writes one folder per feature and the series in commit order"
+else nok "export writes one folder per feature and the series in commit order" "$series $out"; fi
+hashes=$(grep -rhE '^From [0-9a-f]{40} ' "$P/patches" | grep -v '^From 0\{40\} ')
+if [ -z "$hashes" ] && ! grep -rqE '^-- $' "$P/patches"; then
+    ok "export writes no commit hashes and no signature"
+else nok "export writes no commit hashes and no signature" "$hashes"; fi
+
+before=$(snapshot "$P")
+out=$(in_project "$P" "$TOOL/export.sh" 2>&1)
+if [ "$(snapshot "$P")" = "$before" ] && grep -q "nothing changed" <<<"$out"; then
+    ok "re-exporting unchanged commits changes no byte"
+else nok "re-exporting unchanged commits changes no byte" "$out"; fi
+
+out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
+if [ $rc -eq 0 ]; then ok "verify passes after export"; else nok "verify passes after export" "$out"; fi
+
+# Round trip: rebuild build/src from the patches, export again: same bytes.
+head_tree=$(git -C "$S" rev-parse 'HEAD^{tree}')
+rm -rf "$S"
+in_project "$P" "$TOOL/src.sh" >/dev/null 2>&1
+in_project "$P" "$TOOL/export.sh" >/dev/null 2>&1
+if [ "$(git -C "$S" rev-parse 'HEAD^{tree}')" = "$head_tree" ] && [ "$(snapshot "$P")" = "$before" ] &&
+   [ "$(git -C "$S" describe --tags)" = beta ] && [ "$(git -C "$S" rev-list --count alpha..beta)" = 1 ] &&
+   [ "$(git -C "$S" rev-list --count base..alpha)" = 2 ]; then
+    ok "src then export round-trips byte for byte, with a tag per feature"
+else nok "src then export round-trips byte for byte, with a tag per feature"; fi
+
+# Work that is committed but not exported: verify names the file.
+commit "$S" beta "Beta two" lib/a.txt $'line 1\nline two\nline three\n'
+out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "lib/a.txt" <<<"$out"; then ok "verify fails naming a file that patches/ lacks"
+else nok "verify fails naming a file that patches/ lacks" "$out"; fi
+printf 'dirty\n' >> "$S/README"
+out=$(in_project "$P" "$TOOL/export.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "uncommitted" <<<"$out"; then ok "export refuses uncommitted changes"
+else nok "export refuses uncommitted changes" "$out"; fi
+git -C "$S" checkout -q README
+in_project "$P" "$TOOL/export.sh" >/dev/null 2>&1
+out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ -f "$P/patches/beta/0002-Beta-two.patch" ]; then ok "export then verify after a new commit"
+else nok "export then verify after a new commit" "$out"; fi
+
+# A commit without a Feature trailer, and features out of order.
+commit "$S" "" "No trailer" lib/c.txt $'c\n'
+out=$(in_project "$P" "$TOOL/export.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "No trailer.*Feature" <<<"$out"; then ok "export refuses a commit without a Feature trailer"
+else nok "export refuses a commit without a Feature trailer" "$out"; fi
+git -C "$S" reset -q --hard HEAD^
+commit "$S" alpha "Alpha after beta" lib/c.txt $'c\n'
+out=$(in_project "$P" "$TOOL/export.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "Alpha after beta.*reorder" <<<"$out"; then ok "export refuses a feature split by another"
+else nok "export refuses a feature split by another" "$out"; fi
+git -C "$S" reset -q --hard HEAD^
+
+# src refuses to throw away unexported work when patches/ changes.
+commit "$S" beta "Unexported" lib/d.txt $'d\n'
+printf '\n' >> "$P/patches/series"
+out=$(in_project "$P" "$TOOL/src.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "not in patches" <<<"$out" && [ -f "$S/lib/d.txt" ]; then
+    ok "src refuses to discard unexported work"
+else nok "src refuses to discard unexported work" "$out"; fi
+
+# Updating in place keeps untouched files' timestamps (small rebuilds).
+touch -d '2001-01-01' "$S/README"
+out=$(FORCE=1 in_project "$P" "$TOOL/src.sh" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ ! -e "$S/lib/d.txt" ] && [ "$(date -r "$S/README" +%Y)" = 2001 ]; then
+    ok "src FORCE=1 updates in place and leaves unchanged files alone"
+else nok "src FORCE=1 updates in place and leaves unchanged files alone" "$out"; fi
+
+# A patch that no longer applies is reported by name.
+sed -i 's/^-line 2$/-line 2 changed upstream/' "$P/patches/alpha/0001-Alpha-one.patch"
+out=$(in_project "$P" "$TOOL/src.sh" --into "$WORK/scratch" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "patch alpha/0001-Alpha-one.patch does not apply" <<<"$out"; then
+    ok "a broken patch is reported by name"
+else nok "a broken patch is reported by name" "$out"; fi
+out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "alpha/0001-Alpha-one.patch" <<<"$out"; then ok "verify fails on a broken patch, naming it"
+else nok "verify fails on a broken patch, naming it" "$out"; fi
+
+echo "tools: $pass passed, $fail failed"
+[ $fail -eq 0 ]
