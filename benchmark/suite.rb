@@ -1,0 +1,179 @@
+# Run upstream's benchmark/ suite with benchmark_driver on the fork and on
+# vanilla 3.3.8, alternating, and write the comparison to results/.
+#
+#   ruby benchmark/suite.rb full|quick [--rounds N] [--run-duration S]
+#                                      [--filter REGEXP] [--out FILE]
+#
+# Each round runs every benchmark file once on both rubies, one
+# benchmark-driver process per file; the order of the two rubies flips
+# from round to round, so neither always runs first (warm caches, turbo,
+# a neighbour's load).  A job's ratio is fork time / vanilla time per round
+# (> 1: the fork is slower); the table gives the median over rounds and
+# the spread (min..max).  Summary: geometric mean of the medians and the
+# worst case.  Environment: FORK_RUBY, VANILLA_RUBY, BENCH_DIR, BENCH_GEMS.
+require "optparse"
+require "fileutils"
+require "rbconfig"
+require "time"
+require_relative "lib/stats"
+
+ROOT = File.expand_path("..", __dir__)
+QUICK = %w[
+  app_fib.rb app_tak.rb so_nbody.rb so_binary_trees.rb so_mandelbrot.rb
+  vm_send.yml vm_block.yml vm_ivar.yml string_concat.yml hash_aref_sym.yml
+  array_sort_block.yml fiber_chain.yml vm_thread_create_join.rb app_aobench.rb
+]
+
+mode = ARGV.shift
+abort "usage: suite.rb full|quick [options]" unless %w[full quick].include?(mode)
+opts = {
+  rounds: mode == "full" ? 3 : 3,
+  run_duration: mode == "full" ? 0.5 : 1.0,
+  timeout: 300,
+  filter: nil,
+  out: File.join(ROOT, "results", mode == "full" ? "benchmark-suite.md" : "benchmark-suite-quick.md"),
+}
+OptionParser.new do |o|
+  o.on("--rounds N", Integer) { |v| opts[:rounds] = v }
+  o.on("--run-duration S", Float) { |v| opts[:run_duration] = v }
+  o.on("--timeout S", Float) { |v| opts[:timeout] = v }
+  o.on("--filter REGEXP") { |v| opts[:filter] = Regexp.new(v) }
+  o.on("--out FILE") { |v| opts[:out] = File.expand_path(v) }
+end.parse!(ARGV)
+
+rubies = {
+  "fork" => ENV.fetch("FORK_RUBY", File.join(ROOT, "_install/bin/ruby")),
+  "vanilla" => ENV.fetch("VANILLA_RUBY", File.join(ROOT, "_vanilla/bin/ruby")),
+}
+rubies.each { |n, r| abort "#{n} ruby #{r} is not executable; run make / make vanilla" unless File.executable?(r) }
+bench_dir = ENV.fetch("BENCH_DIR", File.join(ROOT, "build/src/benchmark"))
+gems = ENV.fetch("BENCH_GEMS", File.join(ROOT, "build/bench-gems"))
+driver = Dir[File.join(gems, "gems/benchmark_driver-*/exe/benchmark-driver")].max or
+  abort "benchmark_driver is not installed in #{gems}; run benchmark/suite.sh"
+
+files = Dir[File.join(bench_dir, "*.{yml,rb}")].map { |f| File.basename(f) }.sort
+files &= QUICK if mode == "quick"
+files = files.grep(opts[:filter]) if opts[:filter]
+abort "no benchmark files in #{bench_dir}" if files.empty?
+
+work = File.join(ROOT, "build/bench")
+FileUtils.mkdir_p(work)
+tsv = File.join(work, "suite-#{mode}.tsv")
+File.write(tsv, "")
+failures = Hash.new { |h, k| h[k] = [] }
+started = Time.now
+
+opts[:rounds].times do |round|
+  order = round.even? ? %w[fork vanilla] : %w[vanilla fork]
+  files.each_with_index do |file, i|
+    $stderr.print "\rround #{round + 1}/#{opts[:rounds]} #{i + 1}/#{files.size} #{file}".ljust(70)
+    execs = order.map { |n| "--executables=#{n}::#{rubies[n]} --disable-gems" }
+    env = {"BENCH_TSV" => tsv, "BENCH_FILE" => file, "GEM_HOME" => gems, "GEM_PATH" => gems,
+           "RUBYOPT" => nil, "RUBYLIB" => nil}
+    cmd = [RbConfig.ruby, "-I", File.join(ROOT, "benchmark/lib"), "-I", File.join(bench_dir, "lib"),
+           driver, *execs, "--output=tsv", "--run-duration=#{opts[:run_duration]}",
+           "--timeout=#{opts[:timeout]}", File.join(bench_dir, file)]
+    log = File.join(work, "last.log")
+    ok = system(env, *cmd, chdir: bench_dir, out: log, err: [:child, :out])
+    failures[file] << "round #{round + 1}: #{File.readlines(log).last(1).join.strip[0, 200]}" unless ok
+  end
+end
+$stderr.puts
+elapsed = Time.now - started
+
+# file, job, executable, unit, value, larger_better
+samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } }
+unit = {}
+File.foreach(tsv) do |line|
+  file, job, exe, u, v, lb = line.chomp.split("\t")
+  key = "#{file.sub(/\.(yml|rb)\z/, '')}/#{job}"
+  key = file.sub(/\.(yml|rb)\z/, '') if file.end_with?(".rb") # a script is one job
+  samples[key][exe] << Float(v)
+  unit[key] = [u, lb == "1"]
+end
+
+rows = samples.filter_map do |key, by|
+  f, v = by["fork"], by["vanilla"]
+  next if f.empty? || v.empty?
+  n = [f.size, v.size].min
+  larger_better = unit[key][1]
+  # Per round: the ratio of times, > 1 when the fork is slower.
+  ratios = n.times.map { |r| larger_better ? v[r] / f[r] : f[r] / v[r] }
+  {key: key, median: Stats.median(ratios), min: ratios.min, max: ratios.max, n: n,
+   fork: Stats.median(f), vanilla: Stats.median(v), unit: unit[key][0]}
+end.sort_by { |r| r[:key] }
+abort "no results" if rows.empty?
+
+geo = Stats.geomean(rows.map { |r| r[:median] })
+worst = rows.max_by { |r| r[:median] }
+best = rows.min_by { |r| r[:median] }
+within = ->(pct) { rows.count { |r| (r[:median] - 1).abs <= pct / 100.0 } }
+spreads = rows.map { |r| r[:max] - r[:min] }
+describe = ->(ruby) { IO.popen([ruby, "-v"], &:read).strip }
+cpu = File.read("/proc/cpuinfo")[/model name\s*:\s*(.*)/, 1] rescue "?"
+mem = (File.read("/proc/meminfo")[/MemTotal:\s*(\d+)/, 1].to_i / 1024.0 / 1024).round(1) rescue "?"
+command = "make bench#{mode == 'quick' ? '-quick' : ''}  (ruby benchmark/suite.rb #{mode} --rounds #{opts[:rounds]} --run-duration #{opts[:run_duration]})"
+
+FileUtils.mkdir_p(File.dirname(opts[:out]))
+png = opts[:out].sub(/\.md\z/, ".png")
+File.open(opts[:out], "w") do |o|
+  o.puts "# benchmark/ suite: fork vs vanilla 3.3.8#{mode == 'quick' ? ' (quick subset)' : ''}"
+  o.puts
+  o.puts "Ratio = fork time / vanilla time for the same job (> 1: the fork is slower), per round;"
+  o.puts "the median over #{opts[:rounds]} rounds, and the spread (min..max over rounds)."
+  o.puts "Each round runs every file once on both rubies, the order flipping from round to round."
+  o.puts
+  o.puts "- command: `#{command}`"
+  o.puts "- date: #{started.utc.iso8601}, #{(elapsed / 60).round(1)} minutes"
+  o.puts "- machine: #{Etc.respond_to?(:nprocessors) ? Etc.nprocessors : '?'} CPUs (#{cpu}), #{mem} GiB, #{`uname -sr`.strip}"
+  o.puts "- fork: `#{describe[rubies['fork']]}`"
+  o.puts "- vanilla: `#{describe[rubies['vanilla']]}`"
+  o.puts "- benchmark_driver #{File.basename(File.dirname(File.dirname(driver))).sub('benchmark_driver-', '')}, ips runner, run duration #{opts[:run_duration]} s, rubies run with --disable-gems"
+  o.puts
+  o.puts "## Summary"
+  o.puts
+  o.puts "| jobs | geometric mean | worst | best | within ±2% | within ±5% | median spread |"
+  o.puts "|---:|---:|---|---|---:|---:|---:|"
+  o.puts format("| %d | %.3f | %.3f (%s) | %.3f (%s) | %d | %d | %.3f |", rows.size, geo, worst[:median], worst[:key],
+                best[:median], best[:key], within[2], within[5], Stats.median(spreads))
+  o.puts
+  o.puts "![sorted ratios](#{File.basename(png)})" if system("command -v gnuplot >/dev/null")
+  o.puts
+  unless failures.empty?
+    o.puts "## Files that did not run to the end"
+    o.puts
+    o.puts "These failed on at least one ruby in some round; jobs they finished are still in the table."
+    o.puts
+    failures.each { |f, why| o.puts "- #{f}: #{why.first}" }
+    o.puts
+  end
+  o.puts "## All jobs"
+  o.puts
+  o.puts "| job | ratio (median) | spread | fork | vanilla | unit |"
+  o.puts "|---|---:|---:|---:|---:|---|"
+  rows.each do |r|
+    o.puts format("| %s | %.3f | %.3f..%.3f | %.4g | %.4g | %s |", r[:key], r[:median], r[:min], r[:max],
+                  r[:fork], r[:vanilla], r[:unit])
+  end
+end
+
+if system("command -v gnuplot >/dev/null")
+  data = File.join(work, "suite-#{mode}.dat")
+  File.write(data, rows.sort_by { |r| r[:median] }.each_with_index.map { |r, i|
+    "#{i} #{r[:median]} #{r[:min]} #{r[:max]}\n" }.join)
+  script = <<~GP
+    set terminal pngcairo size 1000,500 noenhanced
+    set output '#{png}'
+    set title 'benchmark/ suite: fork time / vanilla time, #{rows.size} jobs sorted (median, min..max over #{opts[:rounds]} rounds)'
+    set ylabel 'fork / vanilla'
+    set xlabel 'job (sorted by median ratio)'
+    set grid ytics
+    set yrange [0.7:1.3]
+    set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
+    plot '#{data}' using 1:2:3:4 with yerrorbars pt 7 ps 0.4 lc rgb '#1f77b4' title 'median (min..max)', \\
+         #{geo} with lines lc rgb 'red' title sprintf('geometric mean %.3f', #{geo})
+  GP
+  IO.popen(["gnuplot"], "w") { |g| g.write(script) }
+end
+puts File.read(opts[:out]).lines.first(20).join
+puts "written: #{opts[:out]}"

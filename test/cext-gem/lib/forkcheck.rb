@@ -1,0 +1,5 @@
+require "forkcheck/forkcheck"
+
+module Forkcheck
+  VERSION = "0.1.0"
+end
