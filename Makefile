@@ -12,7 +12,7 @@ OBJ            ?= build/obj
 
 export JOBS PREFIX VANILLA_PREFIX
 
-.PHONY: all deps fetch src build install vanilla check check-tools check-quick \
+.PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
         export verify bench bench-quick bench-gems clean distclean help
 
 all: deps fetch src build
@@ -46,6 +46,11 @@ vanilla: fetch
 ## make check        tooling tests, MRI's test, test-all, test-spec, drop-in checks
 check: build
 	@tool/check.sh
+
+## make check-vanilla  MRI's suites on _vanilla's build, nothing excluded (to vet test/exclusions.txt)
+check-vanilla: vanilla
+	@OBJ=build/vanilla/obj PREFIX=$(VANILLA_PREFIX) CHECK_SUITES="test test-all test-spec" \
+	  CHECK_EXCLUSIONS=/dev/null CHECK_LOGS=build/check-vanilla tool/check.sh
 
 ## make check-tools  only the tooling's own tests
 check-tools:

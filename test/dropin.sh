@@ -15,12 +15,19 @@ unset RUBYOPT RUBYLIB GEM_HOME GEM_PATH BUNDLE_GEMFILE BUNDLE_PATH
 export HOME=$WORK/home
 mkdir -p "$HOME"
 
+# As a user of this ruby would have it: its bin/ first on PATH.
+export PATH=$BIN:$PATH
+
 pass=0 fail=0
-check() {   # description, expected regexp, command...
+# check description regexp command...: passes when the command exits 0 and
+# its output matches.  Its standard input is $STDIN (empty by default).
+STDIN=
+check() {
     local what=$1 want=$2 out
     shift 2
-    out=$("$@" 2>&1 < /dev/null)
+    out=$(printf '%s' "$STDIN" | "$@" 2>&1)
     local rc=$?
+    STDIN=
     if [ $rc -eq 0 ] && grep -qE -- "$want" <<<"$out"; then
         pass=$((pass + 1)); echo "  ok    $what"
     else
@@ -33,12 +40,14 @@ check "ruby -v carries the fork marker" '^ruby 3\.3\.8 .* \+fork\[[^]]*\] .*\[x8
 check "ruby runs a script" '^42$' "$BIN/ruby" -e 'puts [6, 7].inject(:*)'
 check "RbConfig names the install prefix" "^$PREFIX\$" "$BIN/ruby" -rrbconfig -e 'puts RbConfig::CONFIG["prefix"]'
 check "gem works" '^3\.' "$BIN/gem" --version
-check "irb evaluates its input" '^42$' "$BIN/irb" -f --noprompt --noecho --no-pager <<<'puts 6 * 7'
+STDIN=$'puts 6 * 7\n'
+check "irb evaluates its input" '^42$' "$BIN/irb" -f --noprompt --noecho --no-pager
 check "bundle works" 'Bundler version 2\.' "$BIN/bundle" --version
 check "erb, rake, rdoc, ri are installed" 'ok' bash -c "for c in erb rake rdoc ri racc rbs rdbg; do [ -x '$BIN'/\$c ] || { echo missing \$c; exit 1; }; done; echo ok"
-check "bundled gems debug, rbs, racc are installed" 'debug .*rbs .*racc|racc .*debug .*rbs' \
+check "bundled gems debug, rbs, racc are installed" '^debug [0-9.]+ racc [0-9.]+ rbs [0-9.]+$' \
     "$BIN/ruby" -e 'puts %w[debug rbs racc].map { |g| s = Gem::Specification.find_by_name(g); "#{g} #{s.version}" }.sort_by { |x| x }.join(" ")'
-check "debug's C extension loads" '^ok$' "$BIN/ruby" -e 'require "debug/version"; gem "debug"; require "debug/debug.so"; puts :ok'
+check "debug's C extension loads" '^ok$' "$BIN/ruby" -e 'gem "debug"; require "debug/frame_info"; require "debug/debug.so"; DEBUGGER__.respond_to?(:capture_frames) and puts :ok'
+check "the debugger stops and evaluates" '^=> 420$' "$BIN/ruby" -e 'require "debug"; x = 6 * 7; binding.break(do: "p x * 10")'
 check "racc's C extension parses" '^ok$' "$BIN/ruby" -e 'require "racc/cparse"; puts(Racc::Parser::Racc_Runtime_Core_Version_C ? :ok : :ng)'
 check "rbs's C extension parses" '^Integer$' "$BIN/ruby" -e 'require "rbs"; puts RBS::Parser.parse_type("Integer").to_s'
 check "default gems' C extensions load" '^ok$' "$BIN/ruby" -e 'require "openssl"; require "psych"; require "zlib"; require "fiddle"; require "date"; require "json"; require "ripper"; puts :ok'

@@ -43,10 +43,16 @@ if [ -d "$src/.git" ]; then
     elif [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
         command -v autoconf >/dev/null || die "a patch changes configure.ac, and autoconf is not installed; run 'make deps'."
         note "configure.ac differs from upstream: regenerating configure"
-        (cd "$src" && autoconf -o configure.tmp && mv configure.tmp configure && chmod +x configure)
+        (cd "$src" && autoconf -o configure.tmp && mv configure.tmp configure && chmod +x configure &&
+         rm -rf autom4te.cache)
         echo "$inputs" > "$stamp"
         rm -f "$obj/config.status"   # configure again with the new script
     fi
+fi
+
+if [ -d "$src/.git" ]; then
+    grep -qx 'autom4te.cache/' "$src/.git/info/exclude" 2>/dev/null ||
+        echo 'autom4te.cache/' >> "$src/.git/info/exclude"
 fi
 
 args=(--prefix="$prefix" --disable-yjit --disable-install-doc "$@")
@@ -68,7 +74,12 @@ note "make -j$JOBS in $obj"
     die "the build failed; the whole log is $obj/make.log"
 }
 note "make install into $prefix"
-(cd "$obj" && make install > install.log 2>&1) || {
+# Debian's orig tarball carries the bundled gems unpacked in .bundle/ but
+# not their .gem files, which upstream's install would download from
+# rubygems.org (prepare-gems) only to install the unpacked copies anyway.
+# An empty bundled-gems list skips that download; rbinstall still installs
+# every bundled gem, C extensions included, from .bundle/.
+(cd "$obj" && make install bundled-gems= > install.log 2>&1) || {
     tail -40 "$obj/install.log" >&2
     die "make install failed; the whole log is $obj/install.log"
 }

@@ -41,12 +41,20 @@ make_tree() {   # dest
         fgit tag upstream
     )
     apply_series "$dest"
-    # configure is generated from configure.ac; the build regenerates it
-    # in place when a patch changes configure.ac, which is not a change of ours.
-    if [ -f "$dest/configure" ]; then
-        (cd "$dest" && fgit update-index --skip-worktree configure)
-    fi
+    mark_generated "$dest"
     write_stamp "$dest"
+}
+
+# Files the build regenerates inside the tree, which are not changes of
+# ours: configure (from configure.ac, when a patch changes that) and
+# revision.h (upstream's file2lastrev.rb writes the git HEAD it finds
+# there, as in any git checkout of CRuby).  git status ignores them.
+GENERATED="configure revision.h"
+mark_generated() {   # dir
+    local f
+    for f in $GENERATED; do
+        [ ! -f "$1/$f" ] || (cd "$1" && fgit update-index --skip-worktree "$f")
+    done
 }
 
 apply_series() {   # dest
@@ -115,12 +123,12 @@ make_tree "$scratch"
 (
     cd "$SRC"
     git am --abort >/dev/null 2>&1 || true
-    git update-index --no-skip-worktree configure 2>/dev/null || true
+    for f in $GENERATED; do git update-index --no-skip-worktree "$f" 2>/dev/null || true; done
     fgit fetch -q --no-tags "$scratch" HEAD
     git reset -q --hard FETCH_HEAD
     git tag -l | xargs -r git tag -d >/dev/null
     fgit fetch -q --tags "$scratch"
-    [ ! -f configure ] || git update-index --skip-worktree configure
 )
+mark_generated "$SRC"
 write_stamp "$SRC"
 note "build/src at $(git -C "$SRC" describe --tags --always)"
