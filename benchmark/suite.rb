@@ -3,6 +3,7 @@
 #
 #   ruby benchmark/suite.rb full|quick [--rounds N] [--run-duration S]
 #                                      [--filter REGEXP] [--out FILE]
+#                                      [--report-only]
 #
 # Each round runs every benchmark file once on both rubies, one
 # benchmark-driver process per file; the order of the two rubies flips
@@ -15,23 +16,25 @@ require "optparse"
 require "fileutils"
 require "rbconfig"
 require "time"
+require "etc"
 require_relative "lib/stats"
 
 ROOT = File.expand_path("..", __dir__)
 QUICK = %w[
   app_fib.rb app_tak.rb so_nbody.rb so_binary_trees.rb so_mandelbrot.rb
-  vm_send.yml vm_block.yml vm_ivar.yml string_concat.yml hash_aref_sym.yml
-  array_sort_block.yml fiber_chain.yml vm_thread_create_join.rb app_aobench.rb
+  vm_send.yml vm_block.yml vm_ivar.yml string_concat.yml hash_aref_sym.rb
+  array_sort_block.rb vm_fiber_switch.yml vm_thread_create_join.rb app_aobench.rb
 ]
 
 mode = ARGV.shift
 abort "usage: suite.rb full|quick [options]" unless %w[full quick].include?(mode)
 opts = {
-  rounds: mode == "full" ? 3 : 3,
+  rounds: 3,
   run_duration: mode == "full" ? 0.5 : 1.0,
   timeout: 300,
   filter: nil,
   out: File.join(ROOT, "results", mode == "full" ? "benchmark-suite.md" : "benchmark-suite-quick.md"),
+  report_only: false,
 }
 OptionParser.new do |o|
   o.on("--rounds N", Integer) { |v| opts[:rounds] = v }
@@ -39,6 +42,9 @@ OptionParser.new do |o|
   o.on("--timeout S", Float) { |v| opts[:timeout] = v }
   o.on("--filter REGEXP") { |v| opts[:filter] = Regexp.new(v) }
   o.on("--out FILE") { |v| opts[:out] = File.expand_path(v) }
+  # Rewrite the report from the last run's samples (build/bench/suite-MODE.tsv),
+  # e.g. after stopping a long run between rounds.
+  o.on("--report-only") { opts[:report_only] = true }
 end.parse!(ARGV)
 
 rubies = {
@@ -59,48 +65,62 @@ abort "no benchmark files in #{bench_dir}" if files.empty?
 work = File.join(ROOT, "build/bench")
 FileUtils.mkdir_p(work)
 tsv = File.join(work, "suite-#{mode}.tsv")
-File.write(tsv, "")
 failures = Hash.new { |h, k| h[k] = [] }
+failures_file = File.join(work, "suite-#{mode}.failures")
 started = Time.now
 
-opts[:rounds].times do |round|
-  order = round.even? ? %w[fork vanilla] : %w[vanilla fork]
-  files.each_with_index do |file, i|
-    $stderr.print "\rround #{round + 1}/#{opts[:rounds]} #{i + 1}/#{files.size} #{file}".ljust(70)
-    execs = order.map { |n| "--executables=#{n}::#{rubies[n]} --disable-gems" }
-    env = {"BENCH_TSV" => tsv, "BENCH_FILE" => file, "GEM_HOME" => gems, "GEM_PATH" => gems,
-           "RUBYOPT" => nil, "RUBYLIB" => nil}
-    cmd = [RbConfig.ruby, "-I", File.join(ROOT, "benchmark/lib"), "-I", File.join(bench_dir, "lib"),
-           driver, *execs, "--output=tsv", "--run-duration=#{opts[:run_duration]}",
-           "--timeout=#{opts[:timeout]}", File.join(bench_dir, file)]
-    log = File.join(work, "last.log")
-    ok = system(env, *cmd, chdir: bench_dir, out: log, err: [:child, :out])
-    failures[file] << "round #{round + 1}: #{File.readlines(log).last(1).join.strip[0, 200]}" unless ok
+if opts[:report_only]
+  abort "no samples in #{tsv}" unless File.size?(tsv)
+  started = File.mtime(failures_file) rescue File.mtime(tsv)
+  File.foreach(failures_file) { |l| f, why = l.chomp.split("\t", 2); failures[f] << why } if File.exist?(failures_file)
+else
+  File.write(tsv, "")
+  File.write(failures_file, "")
+  opts[:rounds].times do |round|
+    order = round.even? ? %w[fork vanilla] : %w[vanilla fork]
+    files.each_with_index do |file, i|
+      $stderr.print "\rround #{round + 1}/#{opts[:rounds]} #{i + 1}/#{files.size} #{file}".ljust(70)
+      execs = order.map { |n| "--executables=#{n}::#{rubies[n]} --disable-gems" }
+      env = {"BENCH_TSV" => tsv, "BENCH_FILE" => file, "BENCH_ROUND" => (round + 1).to_s,
+             "GEM_HOME" => gems, "GEM_PATH" => gems, "RUBYOPT" => nil, "RUBYLIB" => nil}
+      cmd = [RbConfig.ruby, "-I", File.join(ROOT, "benchmark/lib"), "-I", File.join(bench_dir, "lib"),
+             driver, *execs, "--output=tsv", "--run-duration=#{opts[:run_duration]}",
+             "--timeout=#{opts[:timeout]}", File.join(bench_dir, file)]
+      log = File.join(work, "last.log")
+      ok = system(env, *cmd, chdir: bench_dir, out: log, err: [:child, :out])
+      unless ok
+        why = "round #{round + 1}: #{File.readlines(log).last(1).join.strip[0, 200]}"
+        failures[file] << why
+        File.open(failures_file, "a") { |f| f.puts "#{file}\t#{why}" }
+      end
+    end
   end
+  $stderr.puts
 end
-$stderr.puts
 elapsed = Time.now - started
 
-# file, job, executable, unit, value, larger_better
-samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } }
+# round, file, job, executable, unit, value, larger_better
+samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = {} } }
 unit = {}
+rounds_seen = []
 File.foreach(tsv) do |line|
-  file, job, exe, u, v, lb = line.chomp.split("\t")
+  round, file, job, exe, u, v, lb = line.chomp.split("\t")
   key = "#{file.sub(/\.(yml|rb)\z/, '')}/#{job}"
   key = file.sub(/\.(yml|rb)\z/, '') if file.end_with?(".rb") # a script is one job
-  samples[key][exe] << Float(v)
+  samples[key][exe][round] = Float(v)
   unit[key] = [u, lb == "1"]
+  rounds_seen |= [round]
 end
 
 rows = samples.filter_map do |key, by|
   f, v = by["fork"], by["vanilla"]
-  next if f.empty? || v.empty?
-  n = [f.size, v.size].min
+  both = f.keys & v.keys
+  next if both.empty?
   larger_better = unit[key][1]
   # Per round: the ratio of times, > 1 when the fork is slower.
-  ratios = n.times.map { |r| larger_better ? v[r] / f[r] : f[r] / v[r] }
-  {key: key, median: Stats.median(ratios), min: ratios.min, max: ratios.max, n: n,
-   fork: Stats.median(f), vanilla: Stats.median(v), unit: unit[key][0]}
+  ratios = both.map { |r| larger_better ? v[r] / f[r] : f[r] / v[r] }
+  {key: key, median: Stats.median(ratios), min: ratios.min, max: ratios.max, n: both.size,
+   fork: Stats.median(both.map { |r| f[r] }), vanilla: Stats.median(both.map { |r| v[r] }), unit: unit[key][0]}
 end.sort_by { |r| r[:key] }
 abort "no results" if rows.empty?
 
@@ -112,6 +132,7 @@ spreads = rows.map { |r| r[:max] - r[:min] }
 describe = ->(ruby) { IO.popen([ruby, "-v"], &:read).strip }
 cpu = File.read("/proc/cpuinfo")[/model name\s*:\s*(.*)/, 1] rescue "?"
 mem = (File.read("/proc/meminfo")[/MemTotal:\s*(\d+)/, 1].to_i / 1024.0 / 1024).round(1) rescue "?"
+opts[:rounds] = rounds_seen.size if opts[:report_only]
 command = "make bench#{mode == 'quick' ? '-quick' : ''}  (ruby benchmark/suite.rb #{mode} --rounds #{opts[:rounds]} --run-duration #{opts[:run_duration]})"
 
 FileUtils.mkdir_p(File.dirname(opts[:out]))
@@ -149,11 +170,11 @@ File.open(opts[:out], "w") do |o|
   end
   o.puts "## All jobs"
   o.puts
-  o.puts "| job | ratio (median) | spread | fork | vanilla | unit |"
-  o.puts "|---|---:|---:|---:|---:|---|"
+  o.puts "| job | ratio (median) | spread | rounds | fork | vanilla | unit |"
+  o.puts "|---|---:|---:|---:|---:|---:|---|"
   rows.each do |r|
-    o.puts format("| %s | %.3f | %.3f..%.3f | %.4g | %.4g | %s |", r[:key], r[:median], r[:min], r[:max],
-                  r[:fork], r[:vanilla], r[:unit])
+    o.puts format("| %s | %.3f | %.3f..%.3f | %d | %.4g | %.4g | %s |", r[:key], r[:median], r[:min], r[:max],
+                  r[:n], r[:fork], r[:vanilla], r[:unit])
   end
 end
 

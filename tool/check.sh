@@ -67,7 +67,7 @@ run_suite() {   # suite log command...
     local suite=$1 log=$2
     shift 2
     echo
-    echo "=== $suite: $*"
+    echo "=== $suite: ${SUITE_LABEL:-$*}"
     local t0=$SECONDS
     set +e
     "$@" > "$log" 2>&1 < /dev/null
@@ -112,7 +112,9 @@ for suite in $SUITES; do
         fi
         ;;
     test-spec)
-        rc=0; run_suite test-spec "$log" make -C "$OBJ" test-spec MSPECOPT="$mspec_excludes ${MSPECOPT:-}" || rc=$?
+        n_spec_excl=$(exclusions test-spec | grep -c . || true)
+        rc=0; SUITE_LABEL="make -C $OBJ test-spec MSPECOPT=\"<$n_spec_excl -E exclusions> ${MSPECOPT:-}\"" \
+            run_suite test-spec "$log" make -C "$OBJ" test-spec MSPECOPT="$mspec_excludes ${MSPECOPT:-}" || rc=$?
         line=$(grep -E '^[0-9]+ files?, [0-9]+ examples?, [0-9]+ expectations?, [0-9]+ failures?, [0-9]+ errors?, [0-9]+ tagged' "$log" | tail -1)
         if [[ $line =~ ^[0-9]+\ files?,\ ([0-9]+)\ examples?,\ [0-9]+\ expectations?,\ ([0-9]+)\ failures?,\ ([0-9]+)\ errors? ]]; then
             t=${BASH_REMATCH[1]} fl=${BASH_REMATCH[2]} er=${BASH_REMATCH[3]}

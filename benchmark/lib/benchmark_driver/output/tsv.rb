@@ -1,6 +1,6 @@
 # benchmark_driver output plugin: appends every measured value to the file
 # named by BENCH_TSV, one line per value:
-#   file <TAB> job <TAB> executable <TAB> metric unit <TAB> value <TAB> larger_better
+#   round <TAB> file <TAB> job <TAB> executable <TAB> unit <TAB> value <TAB> larger_better
 # benchmark/suite.rb reads these lines and computes ratios and spreads.
 class BenchmarkDriver::Output::Tsv
   OPTIONS = {}
@@ -9,6 +9,7 @@ class BenchmarkDriver::Output::Tsv
     @metrics = metrics
     @path = ENV.fetch("BENCH_TSV")
     @file = ENV.fetch("BENCH_FILE", "-")
+    @round = ENV.fetch("BENCH_ROUND", "1")
   end
 
   def with_warmup
@@ -32,13 +33,14 @@ class BenchmarkDriver::Output::Tsv
     yield
   end
 
-  def report(values:, all_values: nil, duration: nil, loop_count: nil, environment: {})
+  # result: BenchmarkDriver::Result (values, all_values: {metric => value(s)})
+  def report(result)
     return if @warmup
     File.open(@path, "a") do |f|
-      values.each do |metric, value|
-        samples = all_values && all_values[metric] || [value]
+      result.values.each do |metric, value|
+        samples = result.all_values && result.all_values[metric] || [value]
         samples.each do |v|
-          f.puts [@file, @job, @context, metric.unit, v, metric.larger_better ? 1 : 0].join("\t")
+          f.puts [@round, @file, @job, @context, metric.unit, v, metric.larger_better ? 1 : 0].join("\t")
         end
       end
     end
