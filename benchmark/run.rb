@@ -95,7 +95,8 @@ cmdline = "ruby benchmark/run.rb #{name} #{script.sub(ROOT + '/', '')} --runs #{
           (opts[:param] ? " --param #{opts[:param]}=#{opts[:values].join(',')}" : "") +
           opts[:env].map { |k, v| " --env #{k}=#{v}" }.join +
           (args.empty? ? "" : " -- #{args.join(' ')}")
-fmt = ->(xs) { xs.empty? ? "-" : format("%.3g (%.3g..%.3g)", Stats.median(xs), xs.min, xs.max) }
+num = ->(x) { x == x.round && x.abs < 1e9 ? x.round.to_s : format("%.3g", x) }
+fmt = ->(xs) { xs.empty? ? "-" : "#{num[Stats.median(xs)]} (#{num[xs.min]}..#{num[xs.max]})" }
 File.open(md, "w") do |o|
   o.puts "# #{opts[:title]}"
   o.puts

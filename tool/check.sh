@@ -21,6 +21,7 @@ TEST_JOBS=${TEST_JOBS:-2}
 EXCLUSIONS=${CHECK_EXCLUSIONS:-$FORK_ROOT/test/exclusions.txt}   # /dev/null: skip nothing
 LOGS=${CHECK_LOGS:-$BUILD/check}
 mkdir -p "$LOGS"
+LOGS=$(cd "$LOGS" && pwd)   # the suites run in $OBJ
 
 [ -f "$OBJ/Makefile" ] || die "$OBJ is not a configured build; run 'make' first."
 
