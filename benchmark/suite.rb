@@ -45,6 +45,7 @@ OptionParser.new do |o|
   # Rewrite the report from the last run's samples (build/bench/suite-MODE.tsv),
   # e.g. after stopping a long run between rounds.
   o.on("--report-only") { opts[:report_only] = true }
+  o.on("--note TEXT", "a remark for the report's header") { |v| opts[:note] = v }
 end.parse!(ARGV)
 
 rubies = {
@@ -112,10 +113,11 @@ File.foreach(tsv) do |line|
   rounds_seen |= [round]
 end
 
+incomparable = []  # jobs without a positive finite value on both rubies
 rows = samples.filter_map do |key, by|
   f, v = by["fork"], by["vanilla"]
-  both = f.keys & v.keys
-  next if both.empty?
+  both = (f.keys & v.keys).select { |r| f[r].finite? && v[r].finite? && f[r] > 0 && v[r] > 0 }
+  (incomparable << key; next) if both.empty?
   larger_better = unit[key][1]
   # Per round: the ratio of times, > 1 when the fork is slower.
   ratios = both.map { |r| larger_better ? v[r] / f[r] : f[r] / v[r] }
@@ -149,6 +151,9 @@ File.open(opts[:out], "w") do |o|
   o.puts "- machine: #{Etc.respond_to?(:nprocessors) ? Etc.nprocessors : '?'} CPUs (#{cpu}), #{mem} GiB, #{`uname -sr`.strip}"
   o.puts "- fork: `#{describe[rubies['fork']]}`"
   o.puts "- vanilla: `#{describe[rubies['vanilla']]}`"
+  ns = rows.map { |r| r[:n] }
+  o.puts "- rounds per job: #{ns.min == ns.max ? ns.min : "#{ns.min}..#{ns.max}"}"
+  o.puts "- note: #{opts[:note]}" if opts[:note]
   o.puts "- benchmark_driver #{File.basename(File.dirname(File.dirname(driver))).sub('benchmark_driver-', '')}, ips runner, run duration #{opts[:run_duration]} s, rubies run with --disable-gems"
   o.puts
   o.puts "## Summary"
@@ -160,6 +165,10 @@ File.open(opts[:out], "w") do |o|
   o.puts
   o.puts "![sorted ratios](#{File.basename(png)})" if system("command -v gnuplot >/dev/null")
   o.puts
+  unless incomparable.empty?
+    o.puts "Jobs measured on only one ruby, or with a zero or non-finite value, are left out: #{incomparable.sort.join(', ')}."
+    o.puts
+  end
   unless failures.empty?
     o.puts "## Files that did not run to the end"
     o.puts
