@@ -143,7 +143,8 @@ File.open(opts[:out], "w") do |o|
   o.puts "# benchmark/ suite: fork vs vanilla 3.3.8#{mode == 'quick' ? ' (quick subset)' : ''}"
   o.puts
   o.puts "Ratio = fork time / vanilla time for the same job (> 1: the fork is slower), per round;"
-  o.puts "the median over #{opts[:rounds]} rounds, and the spread (min..max over rounds)."
+  o.puts "the median over the job's rounds (#{opts[:rounds]} requested; column `rounds`), and the spread (min..max over rounds)."
+  o.puts "A round whose value is zero or not finite on either ruby (a glitch of the driver) is left out of that job."
   o.puts "Each round runs every file once on both rubies, the order flipping from round to round."
   o.puts
   o.puts "- command: `#{command}`"
