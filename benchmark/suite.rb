@@ -195,7 +195,8 @@ if system("command -v gnuplot >/dev/null")
   script = <<~GP
     set terminal pngcairo size 1000,500 noenhanced
     set output '#{png}'
-    set title 'benchmark/ suite: fork time / vanilla time, #{rows.size} jobs sorted (median, min..max over #{opts[:rounds]} rounds)'
+    set title 'benchmark/ suite: fork time / vanilla time, #{rows.size} jobs sorted (median and min..max over rounds)'
+    set key left top opaque box
     set ylabel 'fork / vanilla'
     set xlabel 'job (sorted by median ratio)'
     set grid ytics
