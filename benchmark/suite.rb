@@ -88,7 +88,11 @@ else
              driver, *execs, "--output=tsv", "--run-duration=#{opts[:run_duration]}",
              "--timeout=#{opts[:timeout]}", File.join(bench_dir, file)]
       log = File.join(work, "last.log")
-      ok = system(env, *cmd, chdir: bench_dir, out: log, err: [:child, :out])
+      # Run where upstream's `make benchmark` runs (a build directory), not in
+      # the source tree: some benchmarks write files into the current directory.
+      scratch = File.join(work, "cwd")
+      FileUtils.mkdir_p(scratch)
+      ok = system(env, *cmd, chdir: scratch, out: log, err: [:child, :out])
       unless ok
         why = "round #{round + 1}: #{File.readlines(log).last(1).join.strip[0, 200]}"
         failures[file] << why
