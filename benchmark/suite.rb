@@ -53,8 +53,8 @@ rubies = {
   "vanilla" => ENV.fetch("VANILLA_RUBY", File.join(ROOT, "_vanilla/bin/ruby")),
 }
 rubies.each { |n, r| abort "#{n} ruby #{r} is not executable; run make / make vanilla" unless File.executable?(r) }
-bench_dir = ENV.fetch("BENCH_DIR", File.join(ROOT, "build/src/benchmark"))
-gems = ENV.fetch("BENCH_GEMS", File.join(ROOT, "build/bench-gems"))
+bench_dir = File.expand_path(ENV.fetch("BENCH_DIR", File.join(ROOT, "build/src/benchmark")))
+gems = File.expand_path(ENV.fetch("BENCH_GEMS", File.join(ROOT, "build/bench-gems")))
 driver = Dir[File.join(gems, "gems/benchmark_driver-*/exe/benchmark-driver")].max or
   abort "benchmark_driver is not installed in #{gems}; run benchmark/suite.sh"
 
