@@ -13,7 +13,7 @@ OBJ            ?= build/obj
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        export verify bench bench-quick bench-gems clean distclean help
+        export verify bench bench-quick clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"

@@ -34,7 +34,6 @@ abort "#{TIME} is missing (Debian package time); run make deps" unless File.exec
 opts = {runs: 5, param: nil, values: [nil], env: {}, title: name, logscale: false,
         out: File.join(ROOT, "results")}
 rubies = {"fork" => File.join(ROOT, "_install/bin/ruby"), "vanilla" => File.join(ROOT, "_vanilla/bin/ruby")}
-args = []
 parser = OptionParser.new do |o|
   o.on("--runs N", Integer) { |v| opts[:runs] = v }
   o.on("--param SPEC") do |v|

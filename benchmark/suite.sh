@@ -5,7 +5,7 @@ set -eu
 ROOT=$(cd "$(dirname "$0")/.." && pwd)
 GEMS=$ROOT/build/bench-gems
 VERSION=0.16.5
-if ! ls "$GEMS"/gems/benchmark_driver-$VERSION/exe/benchmark-driver >/dev/null 2>&1; then
+if [ ! -f "$GEMS/gems/benchmark_driver-$VERSION/exe/benchmark-driver" ]; then
     echo "==> installing benchmark_driver $VERSION into $GEMS"
     gem install --no-document --install-dir "$GEMS" benchmark_driver -v "$VERSION" >/dev/null ||
         { echo "error: could not install benchmark_driver from RubyGems; check the network." >&2; exit 1; }

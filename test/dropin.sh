@@ -45,7 +45,7 @@ check "irb evaluates its input" '^42$' "$BIN/irb" -f --noprompt --noecho --no-pa
 check "bundle works" 'Bundler version 2\.' "$BIN/bundle" --version
 check "erb, rake, rdoc, ri are installed" 'ok' bash -c "for c in erb rake rdoc ri racc rbs rdbg; do [ -x '$BIN'/\$c ] || { echo missing \$c; exit 1; }; done; echo ok"
 check "bundled gems debug, rbs, racc are installed" '^debug [0-9.]+ racc [0-9.]+ rbs [0-9.]+$' \
-    "$BIN/ruby" -e 'puts %w[debug rbs racc].map { |g| s = Gem::Specification.find_by_name(g); "#{g} #{s.version}" }.sort_by { |x| x }.join(" ")'
+    "$BIN/ruby" -e 'puts %w[debug rbs racc].map { |g| s = Gem::Specification.find_by_name(g); "#{g} #{s.version}" }.sort.join(" ")'
 check "debug's C extension loads" '^ok$' "$BIN/ruby" -e 'gem "debug"; require "debug/frame_info"; require "debug/debug.so"; DEBUGGER__.respond_to?(:capture_frames) and puts :ok'
 check "the debugger stops and evaluates" '^=> 420$' "$BIN/ruby" -e 'require "debug"; x = 6 * 7; binding.break(do: "p x * 10")'
 check "racc's C extension parses" '^ok$' "$BIN/ruby" -e 'require "racc/cparse"; puts(Racc::Parser::Racc_Runtime_Core_Version_C ? :ok : :ng)'

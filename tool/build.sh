@@ -30,11 +30,9 @@ fi
 # the inputs decides, not timestamps, which git checkouts do not preserve.
 if [ -d "$src/.git" ]; then
     inputs=$(cd "$src" && cat configure.ac aclocal.m4 tool/m4/*.m4 2>/dev/null | sha256sum | cut -d' ' -f1)
-    pristine=$(cd "$src" && { git show upstream:configure.ac; git show upstream:aclocal.m4
-                              git ls-tree --name-only upstream tool/m4/ | grep '\.m4$' | sort |
-                              while read -r f; do git show "upstream:$f"; done; } 2>/dev/null | sha256sum | cut -d' ' -f1)
     stamp=$src/.git/fork-configure-inputs
-    if [ "$inputs" = "$pristine" ]; then
+    if git -C "$src" diff --quiet upstream -- configure.ac aclocal.m4 tool/m4 &&
+       [ -z "$(git -C "$src" ls-files --others -- tool/m4)" ]; then
         if [ -f "$stamp" ]; then
             note "configure.ac is upstream's again: restoring upstream's configure"
             git -C "$src" show upstream:configure > "$src/configure"
@@ -43,14 +41,11 @@ if [ -d "$src/.git" ]; then
     elif [ "$(cat "$stamp" 2>/dev/null)" != "$inputs" ]; then
         command -v autoconf >/dev/null || die "a patch changes configure.ac, and autoconf is not installed; run 'make deps'."
         note "configure.ac differs from upstream: regenerating configure"
-        (cd "$src" && autoconf -o configure.tmp && mv configure.tmp configure && chmod +x configure &&
-         rm -rf autom4te.cache)
+        (cd "$src" && autoconf -o configure.tmp && mv configure.tmp configure && chmod +x configure)
         echo "$inputs" > "$stamp"
         rm -f "$obj/config.status"   # configure again with the new script
     fi
-fi
-
-if [ -d "$src/.git" ]; then
+    # autoconf, here or in the tree's own make rule, leaves its cache there.
     grep -qx 'autom4te.cache/' "$src/.git/info/exclude" 2>/dev/null ||
         echo 'autom4te.cache/' >> "$src/.git/info/exclude"
 fi

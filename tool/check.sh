@@ -26,21 +26,20 @@ LOGS=$(cd "$LOGS" && pwd)   # the suites run in $OBJ
 [ -f "$OBJ/Makefile" ] || die "$OBJ is not a configured build; run 'make' first."
 
 # test/exclusions.txt: "<suite> <name> -- <reason>", '#' comments.
-exclusions() {   # suite -> names
+exclusions() {   # suite -> "name<TAB>reason" lines
     [ -f "$EXCLUSIONS" ] || return 0
     sed -e '/^[[:space:]]*#/d' -e '/^[[:space:]]*$/d' "$EXCLUSIONS" |
-        awk -v s="$1" '$1 == s { sub(/^[^ \t]+[ \t]+/, ""); sub(/[ \t]+--[ \t].*$/, ""); print }'
+        awk -v s="$1" '$1 == s { sub(/^[^ \t]+[ \t]+/, ""); sub(/[ \t]+--[ \t]+/, "\t"); print }'
 }
 
 # test-all: one excludes file per test class, as MRI's --excludes-dir wants.
 excludes_dir=$LOGS/excludes
 rm -rf "$excludes_dir"
 mkdir -p "$excludes_dir"
-while read -r name; do
+while IFS=$'\t' read -r name reason; do
     [ -n "$name" ] || continue
     class=${name%%#*} method=${name#*#}
     [ "$class" != "$name" ] || die "test/exclusions.txt: test-all entry '$name' is not Class#method"
-    reason=$(grep -F "test-all $name " "$EXCLUSIONS" | sed 's/.*[[:space:]]--[[:space:]]*//')
     mkdir -p "$excludes_dir/$(dirname "${class//:://}")"
     printf 'exclude(:%s, %s)\n' "$method" "$(printf '%s' "$reason" | ruby -e 'print STDIN.read.dump')" \
         >> "$excludes_dir/${class//:://}.rb"
@@ -48,7 +47,7 @@ done < <(exclusions test-all)
 
 # test-spec: mspec -E excludes examples whose description contains the text.
 mspec_excludes=""
-while read -r name; do
+while IFS=$'\t' read -r name _; do
     [ -n "$name" ] || continue
     case $name in *"'"*) die "test/exclusions.txt: test-spec entry may not contain a single quote: $name" ;; esac
     mspec_excludes+=" -E '$name'"
@@ -62,6 +61,14 @@ record() {   # suite passed failed skipped raw rc
         status=1
         echo "*** $1 FAILED (exit $6); log: $7"
     fi
+}
+
+# Our own scripts end with "<suite>: N passed, N failed".
+record_own() {   # suite rc log
+    local line p f
+    line=$(grep -E "^$1: [0-9]+ passed, [0-9]+ failed" "$3" | tail -1)
+    p=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<<"$line"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
+    record "$1" "${p:-0}" "${f:-1}" 0 "${line:-no summary line}" "$2" "$3"
 }
 
 run_suite() {   # suite log command...
@@ -87,9 +94,7 @@ for suite in $SUITES; do
     case $suite in
     tools)
         rc=0; run_suite tools "$log" "$TOOLDIR/test/run.sh" || rc=$?
-        line=$(grep -E '^tools: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-        p=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<<"$line"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
-        record tools "${p:-0}" "${f:-1}" 0 "$line" "$rc" "$log"
+        record_own tools "$rc" "$log"
         ;;
     test)
         rc=0; run_suite test "$log" make -C "$OBJ" test TESTOPTS="${BTESTOPTS:-}" || rc=$?
@@ -126,9 +131,7 @@ for suite in $SUITES; do
         ;;
     dropin)
         rc=0; run_suite dropin "$log" "$FORK_ROOT/test/dropin.sh" "$PREFIX" || rc=$?
-        line=$(grep -E '^dropin: [0-9]+ passed, [0-9]+ failed' "$log" | tail -1)
-        p=$(sed -E 's/.* ([0-9]+) passed.*/\1/' <<<"$line"); f=$(sed -E 's/.* ([0-9]+) failed.*/\1/' <<<"$line")
-        record dropin "${p:-0}" "${f:-1}" 0 "$line" "$rc" "$log"
+        record_own dropin "$rc" "$log"
         ;;
     *)
         die "unknown suite '$suite' in CHECK_SUITES (tools test test-all test-spec dropin)"
