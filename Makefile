@@ -13,7 +13,7 @@ OBJ            ?= build/obj
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        export verify bench bench-quick clean distclean help
+        check-vmstack-debug export verify bench bench-quick clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -51,6 +51,13 @@ check: build
 check-vanilla: vanilla
 	@OBJ=build/vanilla/obj PREFIX=$(VANILLA_PREFIX) CHECK_SUITES="test test-all test-spec" \
 	  CHECK_EXCLUSIONS=/dev/null CHECK_LOGS=build/check-vanilla tool/check.sh
+
+## make check-vmstack-debug  build with --enable-vm-stack-debug (build/obj-debug) and run
+##                   MRI's make test and test/ruby with RUBY_VM_STACK_DEBUG=protect,move
+check-vmstack-debug: src
+	@tool/build.sh build/src build/obj-debug build/_debug --enable-vm-stack-debug $(CONFIGURE_ARGS)
+	@RUBY_VM_STACK_DEBUG=protect,move OBJ=build/obj-debug PREFIX=build/_debug \
+	  CHECK_SUITES="test test-all" TESTS=ruby CHECK_LOGS=build/check-vmstack-debug tool/check.sh
 
 ## make check-tools  only the tooling's own tests
 check-tools:
