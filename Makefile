@@ -52,12 +52,21 @@ check-vanilla: vanilla
 	@OBJ=build/vanilla/obj PREFIX=$(VANILLA_PREFIX) CHECK_SUITES="test test-all test-spec" \
 	  CHECK_EXCLUSIONS=/dev/null CHECK_LOGS=build/check-vanilla tool/check.sh
 
-## make check-vmstack-debug  build with --enable-vm-stack-debug (build/obj-debug) and run
-##                   MRI's make test and test/ruby with RUBY_VM_STACK_DEBUG=protect,move
+## make check-vmstack-debug  build with --enable-vm-stack-debug (build/obj-debug); run MRI's
+##                   bootstraptest with RUBY_VM_STACK_DEBUG=protect,move and test/ruby with
+##                   RUBY_VM_STACK_DEBUG=move (see doc/vm_stack.md in the tree for why)
+# protect costs two mprotect calls per frame push: the two JIT torture tests
+# (a million calls each, 5 minutes each with protect) run with move only.
+BTESTS_TORTURE = $(wildcard build/src/bootstraptest/test_yjit_30k_*.rb)
+BTESTS_PROTECT = $(filter-out $(BTESTS_TORTURE),$(wildcard build/src/bootstraptest/test_*.rb))
 check-vmstack-debug: src
 	@tool/build.sh build/src build/obj-debug build/_debug --enable-vm-stack-debug $(CONFIGURE_ARGS)
 	@RUBY_VM_STACK_DEBUG=protect,move OBJ=build/obj-debug PREFIX=build/_debug \
-	  CHECK_SUITES="test test-all" TESTS=ruby CHECK_LOGS=build/check-vmstack-debug tool/check.sh
+	  BTESTS="$(abspath $(BTESTS_PROTECT))" CHECK_SUITES="test" \
+	  CHECK_LOGS=build/check-vmstack-debug/protect-move tool/check.sh
+	@RUBY_VM_STACK_DEBUG=move OBJ=build/obj-debug PREFIX=build/_debug \
+	  BTESTS="$(abspath $(BTESTS_TORTURE))" TESTS=ruby CHECK_SUITES="test test-all" \
+	  CHECK_LOGS=build/check-vmstack-debug/move tool/check.sh
 
 ## make check-tools  only the tooling's own tests
 check-tools:
