@@ -54,18 +54,19 @@ check-vanilla: vanilla
 
 ## make check-vmstack-debug  build with --enable-vm-stack-debug (build/obj-debug); run MRI's
 ##                   bootstraptest with RUBY_VM_STACK_DEBUG=protect,move and test/ruby with
-##                   RUBY_VM_STACK_DEBUG=move (see doc/vm_stack.md in the tree for why)
+##                   RUBY_VM_STACK_DEBUG=move (protect is slow; see doc/vm_stack.md in the tree)
 # protect costs two mprotect calls per frame push: the two JIT torture tests
-# (a million calls each, 5 minutes each with protect) run with move only.
-BTESTS_TORTURE = $(wildcard build/src/bootstraptest/test_yjit_30k_*.rb)
-BTESTS_PROTECT = $(filter-out $(BTESTS_TORTURE),$(wildcard build/src/bootstraptest/test_*.rb))
+# (a million calls each, 5 minutes each with protect) and the ractor tests
+# (8 ractors allocating in parallel, over 10 minutes) run with move only.
+BTESTS_MOVE_ONLY = $(wildcard build/src/bootstraptest/test_yjit_30k_*.rb) build/src/bootstraptest/test_ractor.rb
+BTESTS_PROTECT = $(filter-out $(BTESTS_MOVE_ONLY),$(wildcard build/src/bootstraptest/test_*.rb))
 check-vmstack-debug: src
 	@tool/build.sh build/src build/obj-debug build/_debug --enable-vm-stack-debug $(CONFIGURE_ARGS)
 	@RUBY_VM_STACK_DEBUG=protect,move OBJ=build/obj-debug PREFIX=build/_debug \
 	  BTESTS="$(abspath $(BTESTS_PROTECT))" CHECK_SUITES="test" \
 	  CHECK_LOGS=build/check-vmstack-debug/protect-move tool/check.sh
 	@RUBY_VM_STACK_DEBUG=move OBJ=build/obj-debug PREFIX=build/_debug \
-	  BTESTS="$(abspath $(BTESTS_TORTURE))" TESTS=ruby CHECK_SUITES="test test-all" \
+	  BTESTS="$(abspath $(BTESTS_MOVE_ONLY))" TESTS=ruby CHECK_SUITES="test test-all" \
 	  CHECK_LOGS=build/check-vmstack-debug/move tool/check.sh
 
 ## make check-tools  only the tooling's own tests
