@@ -93,6 +93,8 @@ pcol = opts[:param] || "-"
 cmdline = "ruby benchmark/run.rb #{name} #{script.sub(ROOT + '/', '')} --runs #{opts[:runs]}" +
           (opts[:param] ? " --param #{opts[:param]}=#{opts[:values].join(',')}" : "") +
           opts[:env].map { |k, v| " --env #{k}=#{v}" }.join +
+          (rubies.keys == %w[fork vanilla] ? "" : " --only #{rubies.keys.join(',')}" +
+           rubies.map { |l, r| " --ruby #{l}=#{r.sub(ROOT + '/', '')}" }.join) +
           (args.empty? ? "" : " -- #{args.join(' ')}")
 num = ->(x) { x == x.round && x.abs < 1e9 ? x.round.to_s : format("%.3g", x) }
 fmt = ->(xs) { xs.empty? ? "-" : "#{num[Stats.median(xs)]} (#{num[xs.min]}..#{num[xs.max]})" }
