@@ -53,8 +53,8 @@ check-vanilla: vanilla
 	  CHECK_EXCLUSIONS=/dev/null CHECK_LOGS=build/check-vanilla tool/check.sh
 
 ## make check-vmstack-debug  build with --enable-vm-stack-debug (build/obj-debug); run MRI's
-##                   bootstraptest with RUBY_VM_STACK_DEBUG=protect,move and test/ruby with
-##                   RUBY_VM_STACK_DEBUG=move (protect is slow; see doc/vm_stack.md in the tree)
+##                   bootstraptest with RUBY_VM_STACK_DEBUG=protect,move (protect is slow;
+##                   see doc/vm_stack.md in the tree); DEBUG_TESTS=ruby adds test/ruby with move
 # protect costs two mprotect calls per frame push: the two JIT torture tests
 # (a million calls each, 5 minutes each with protect) and the ractor tests
 # (8 ractors allocating in parallel, over 10 minutes) run with move only.
@@ -66,8 +66,12 @@ check-vmstack-debug: src
 	  BTESTS="$(abspath $(BTESTS_PROTECT))" CHECK_SUITES="test" \
 	  CHECK_LOGS=build/check-vmstack-debug/protect-move tool/check.sh
 	@RUBY_VM_STACK_DEBUG=move OBJ=build/obj-debug PREFIX=build/_debug \
-	  BTESTS="$(abspath $(BTESTS_MOVE_ONLY))" TESTS=ruby CHECK_SUITES="test test-all" \
+	  BTESTS="$(abspath $(BTESTS_MOVE_ONLY))" CHECK_SUITES="test" \
 	  CHECK_LOGS=build/check-vmstack-debug/move tool/check.sh
+	@if [ -n "$(DEBUG_TESTS)" ]; then \
+	  RUBY_VM_STACK_DEBUG=move OBJ=build/obj-debug PREFIX=build/_debug \
+	  TESTS="$(DEBUG_TESTS)" CHECK_SUITES="test-all" \
+	  CHECK_LOGS=build/check-vmstack-debug/move-test-all tool/check.sh; fi
 
 ## make check-tools  only the tooling's own tests
 check-tools:
