@@ -136,13 +136,15 @@ end
 if system("command -v gnuplot >/dev/null")
   work = File.join(ROOT, "build/bench")
   FileUtils.mkdir_p(work)
+  # parameter values that are not numbers (MODEL=linear,...) become labels
+  numeric = opts[:param] && opts[:values].all? { |v| v.match?(/\A-?\d+(\.\d+)?\z/) }
   {"time" => ["time (s)", ->(r) { r[:time] }], "rss" => ["peak RSS (MB)", ->(r) { r[:rss_kb] / 1024.0 }]}.each do |kind, (ylabel, get)|
     plots = labels.each_with_index.map do |label, li|
       dat = File.join(work, "#{name}-#{kind}-#{label}.dat")
       File.write(dat, opts[:values].each_with_index.map { |v, vi|
         xs = results[v][label].map(&get)
-        "#{opts[:param] ? v : vi} #{Stats.median(xs)} #{xs.min} #{xs.max}\n" }.join)
-      "'#{dat}' using 1:2:3:4 with yerrorlines title '#{label}'"
+        "#{numeric ? v : vi} #{Stats.median(xs)} #{xs.min} #{xs.max} #{v || vi}\n" }.join)
+      "'#{dat}' using 1:2:3:4#{numeric ? '' : ':xticlabels(5)'} with yerrorlines title '#{label}'"
     end
     gp = <<~GP
       set terminal pngcairo size 800,500 noenhanced
@@ -153,6 +155,7 @@ if system("command -v gnuplot >/dev/null")
       set grid
       set key left top
       #{opts[:logscale] ? 'set logscale x' : ''}
+      #{numeric ? '' : "set xrange [-0.5:#{opts[:values].size - 0.5}]"}
       plot #{plots.join(', ')}
     GP
     IO.popen(["gnuplot"], "w") { |g| g.write(gp) }

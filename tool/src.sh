@@ -55,6 +55,10 @@ mark_generated() {   # dir
     for f in $GENERATED; do
         [ ! -f "$1/$f" ] || (cd "$1" && fgit update-index --skip-worktree "$f")
     done
+    # autoconf's backup of configure, left when the build regenerates it
+    mkdir -p "$1/.git/info"
+    grep -qx 'configure~' "$1/.git/info/exclude" 2>/dev/null ||
+        echo 'configure~' >> "$1/.git/info/exclude"
 }
 
 apply_series() {   # dest
