@@ -13,7 +13,7 @@ OBJ            ?= build/obj
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick clean distclean help
+        check-vmstack-debug export verify bench bench-quick bench-vmstack clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -92,6 +92,20 @@ bench: build vanilla
 ## make bench-quick  a small subset of the suite, for iteration
 bench-quick: build vanilla
 	@benchmark/suite.sh quick
+
+## make bench-vmstack  seed 000 figs. 10-13: the suite's app_, so_ and vm_ files on the fork
+##                     (first VM stacks small, and as large as the maximum), on the fixed layout
+##                     (build/_fixed), and on vanilla -> results/vmstack-suite.md
+VMSTACK_FIXED ?= $(CURDIR)/build/_fixed
+bench-vmstack: build vanilla
+	@$(MAKE) --no-print-directory build OBJ=build/obj-fixed PREFIX=$(VMSTACK_FIXED) \
+	    CONFIGURE_ARGS=--with-vm-stack=fixed
+	@benchmark/suite.sh vm --rounds 2 --out results/vmstack-suite.md \
+	    --ruby fork=$(PREFIX)/bin/ruby \
+	    --ruby fork-initial-max=$(PREFIX)/bin/ruby \
+	    --env fork-initial-max:RUBY_THREAD_VM_STACK_INITIAL_SIZE=1048576 \
+	    --env fork-initial-max:RUBY_FIBER_VM_STACK_INITIAL_SIZE=131072 \
+	    --ruby fixed=$(VMSTACK_FIXED)/bin/ruby
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
 clean:

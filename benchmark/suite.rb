@@ -1,17 +1,24 @@
-# Run upstream's benchmark/ suite with benchmark_driver on the fork and on
-# vanilla 3.3.8, alternating, and write the comparison to results/.
+# Run upstream's benchmark/ suite with benchmark_driver on the fork (or
+# several variants of it) and on vanilla 3.3.8, alternating, and write the
+# comparison to results/.
 #
-#   ruby benchmark/suite.rb full|quick [--rounds N] [--run-duration S]
-#                                      [--filter REGEXP] [--out FILE]
-#                                      [--report-only]
+#   ruby benchmark/suite.rb full|vm|quick [--rounds N] [--run-duration S]
+#                                         [--ruby NAME=PATH [--env NAME:VAR=VALUE]]...
+#                                         [--filter REGEXP] [--out FILE] [--tsv FILE]
+#                                         [--report-only]
 #
-# Each round runs every benchmark file once on both rubies, one
-# benchmark-driver process per file; the order of the two rubies flips
-# from round to round, so neither always runs first (warm caches, turbo,
-# a neighbour's load).  A job's ratio is fork time / vanilla time per round
-# (> 1: the fork is slower); the table gives the median over rounds and
-# the spread (min..max).  Summary: geometric mean of the medians and the
-# worst case.  Environment: FORK_RUBY, VANILLA_RUBY, BENCH_DIR, BENCH_GEMS.
+# full: every file; vm: the app_, so_ and vm_ files (the VM-bound part, the
+# descendants of the suite seed 000 measured); quick: a handful, for
+# iteration.  Each round runs every benchmark file once on every ruby, one
+# benchmark-driver process per file; the order of the rubies rotates from
+# round to round, so none always runs first (warm caches, turbo, a
+# neighbour's load).  A job's ratio is candidate time / vanilla time per
+# round (> 1: the candidate is slower); the table gives the median over
+# rounds and the spread (min..max).  Summary: geometric mean of the medians
+# and the worst case, per candidate.  Candidates are "fork" (FORK_RUBY)
+# unless --ruby names others; --env runs a candidate with an environment
+# variable set (e.g. a VM stack size), through a wrapper script.
+# Environment: FORK_RUBY, VANILLA_RUBY, BENCH_DIR, BENCH_GEMS.
 require "optparse"
 require "fileutils"
 require "rbconfig"
@@ -27,16 +34,31 @@ QUICK = %w[
 ]
 
 mode = ARGV.shift
-abort "usage: suite.rb full|quick [options]" unless %w[full quick].include?(mode)
+abort "usage: suite.rb full|vm|quick [options]" unless %w[full vm quick].include?(mode)
 opts = {
   rounds: 3,
-  run_duration: mode == "full" ? 0.5 : 1.0,
+  run_duration: mode == "quick" ? 1.0 : 0.5,
   timeout: 300,
   filter: nil,
-  out: File.join(ROOT, "results", mode == "full" ? "benchmark-suite.md" : "benchmark-suite-quick.md"),
+  out: File.join(ROOT, "results", mode == "full" ? "benchmark-suite.md" : "benchmark-suite-#{mode}.md"),
+  tsv: nil,
   report_only: false,
 }
+candidates = {}
+cand_env = Hash.new { |h, k| h[k] = {} }
 OptionParser.new do |o|
+  o.on("--ruby NAME=PATH", "a candidate compared with vanilla (repeatable)") do |v|
+    name, path = v.split("=", 2)
+    abort "--ruby #{v}: expected NAME=PATH" unless path && name =~ /\A[\w.-]+\z/ && name != "vanilla"
+    candidates[name] = File.expand_path(path)
+  end
+  o.on("--env NAME:VAR=VALUE", "run candidate NAME with VAR=VALUE") do |v|
+    name, assign = v.split(":", 2)
+    var, val = assign.to_s.split("=", 2)
+    abort "--env #{v}: expected NAME:VAR=VALUE" unless val && var =~ /\A[A-Z_][A-Z0-9_]*\z/
+    cand_env[name][var] = val
+  end
+  o.on("--tsv FILE", "samples file (default build/bench/suite-MODE.tsv)") { |v| opts[:tsv] = File.expand_path(v) }
   o.on("--rounds N", Integer) { |v| opts[:rounds] = v }
   o.on("--run-duration S", Float) { |v| opts[:run_duration] = v }
   o.on("--timeout S", Float) { |v| opts[:timeout] = v }
@@ -48,11 +70,12 @@ OptionParser.new do |o|
   o.on("--note TEXT", "a remark for the report's header") { |v| opts[:note] = v }
 end.parse!(ARGV)
 
-rubies = {
-  "fork" => ENV.fetch("FORK_RUBY", File.join(ROOT, "_install/bin/ruby")),
-  "vanilla" => ENV.fetch("VANILLA_RUBY", File.join(ROOT, "_vanilla/bin/ruby")),
-}
+explicit = !candidates.empty?
+candidates["fork"] = ENV.fetch("FORK_RUBY", File.join(ROOT, "_install/bin/ruby")) if candidates.empty?
+(cand_env.keys - candidates.keys).each { |n| abort "--env #{n}: no --ruby #{n}=PATH" }
+rubies = candidates.merge("vanilla" => ENV.fetch("VANILLA_RUBY", File.join(ROOT, "_vanilla/bin/ruby")))
 rubies.each { |n, r| abort "#{n} ruby #{r} is not executable; run make / make vanilla" unless File.executable?(r) }
+names = rubies.keys
 bench_dir = File.expand_path(ENV.fetch("BENCH_DIR", File.join(ROOT, "build/src/benchmark")))
 gems = File.expand_path(ENV.fetch("BENCH_GEMS", File.join(ROOT, "build/bench-gems")))
 driver = Dir[File.join(gems, "gems/benchmark_driver-*/exe/benchmark-driver")].max or
@@ -60,15 +83,27 @@ driver = Dir[File.join(gems, "gems/benchmark_driver-*/exe/benchmark-driver")].ma
 
 files = Dir[File.join(bench_dir, "*.{yml,rb}")].map { |f| File.basename(f) }.sort
 files &= QUICK if mode == "quick"
+files = files.grep(/\A(app|so|vm)_/) if mode == "vm"
 files = files.grep(opts[:filter]) if opts[:filter]
 abort "no benchmark files in #{bench_dir}" if files.empty?
 
 work = File.join(ROOT, "build/bench")
 FileUtils.mkdir_p(work)
-tsv = File.join(work, "suite-#{mode}.tsv")
+tsv = opts[:tsv] || File.join(work, "suite-#{mode}.tsv")
 failures = Hash.new { |h, k| h[k] = [] }
-failures_file = File.join(work, "suite-#{mode}.failures")
+failures_file = tsv.sub(/(\.tsv)?\z/, ".failures")
 started = Time.now
+
+# A candidate with --env runs through a script that sets it.
+execs_of = names.to_h do |n|
+  path = rubies[n]
+  unless cand_env[n].empty?
+    path = File.join(work, "ruby-#{n}")
+    File.write(path, "#!/bin/sh\nexec env #{cand_env[n].map { |k, v| "#{k}=#{v}" }.join(' ')} #{rubies[n]} \"$@\"\n")
+    File.chmod(0755, path)
+  end
+  [n, "--executables=#{n}::#{path} --disable-gems"]
+end
 
 if opts[:report_only]
   abort "no samples in #{tsv}" unless File.size?(tsv)
@@ -78,10 +113,10 @@ else
   File.write(tsv, "")
   File.write(failures_file, "")
   opts[:rounds].times do |round|
-    order = round.even? ? %w[fork vanilla] : %w[vanilla fork]
+    order = names.rotate(round)
     files.each_with_index do |file, i|
       $stderr.print "\rround #{round + 1}/#{opts[:rounds]} #{i + 1}/#{files.size} #{file}".ljust(70)
-      execs = order.map { |n| "--executables=#{n}::#{rubies[n]} --disable-gems" }
+      execs = order.map { |n| execs_of[n] }
       env = {"BENCH_TSV" => tsv, "BENCH_FILE" => file, "BENCH_ROUND" => (round + 1).to_s,
              "GEM_HOME" => gems, "GEM_PATH" => gems, "RUBYOPT" => nil, "RUBYLIB" => nil}
       cmd = [RbConfig.ruby, "-I", File.join(ROOT, "benchmark/lib"), "-I", File.join(bench_dir, "lib"),
@@ -108,70 +143,100 @@ elapsed = Time.now - started
 samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = {} } }
 unit = {}
 rounds_seen = []
+seen = []
 File.foreach(tsv) do |line|
   round, file, job, exe, u, v, lb = line.chomp.split("\t")
+  next if opts[:filter] && file !~ opts[:filter]
+  next if mode == "vm" && file !~ /\A(app|so|vm)_/
+  next if mode == "quick" && !QUICK.include?(file)
   key = "#{file.sub(/\.(yml|rb)\z/, '')}/#{job}"
   key = file.sub(/\.(yml|rb)\z/, '') if file.end_with?(".rb") # a script is one job
   samples[key][exe][round] = Float(v)
   unit[key] = [u, lb == "1"]
   rounds_seen |= [round]
+  seen |= [exe]
+end
+abort "no samples in #{tsv}" if samples.empty?
+# With --report-only, the candidates are whatever the samples hold.
+cands = opts[:report_only] ? seen - ["vanilla"] : candidates.keys
+cands.each { |c| abort "no samples of #{c} in #{tsv}" unless seen.include?(c) }
+
+incomparable = Hash.new { |h, k| h[k] = [] } # candidate => jobs without a positive finite value on both rubies
+# rows[candidate] = [{key:, median:, min:, max:, n:, cand:, vanilla:, unit:}]
+rows = cands.to_h do |c|
+  list = samples.filter_map do |key, by|
+    f, v = by[c], by["vanilla"]
+    both = (f.keys & v.keys).select { |r| f[r].finite? && v[r].finite? && f[r] > 0 && v[r] > 0 }
+    (incomparable[c] << key; next) if both.empty?
+    larger_better = unit[key][1]
+    # Per round: the ratio of times, > 1 when the candidate is slower.
+    ratios = both.map { |r| larger_better ? v[r] / f[r] : f[r] / v[r] }
+    {key: key, median: Stats.median(ratios), min: ratios.min, max: ratios.max, n: both.size,
+     cand: Stats.median(both.map { |r| f[r] }), vanilla: Stats.median(both.map { |r| v[r] }), unit: unit[key][0]}
+  end.sort_by { |r| r[:key] }
+  abort "no results for #{c}" if list.empty?
+  [c, list]
 end
 
-incomparable = []  # jobs without a positive finite value on both rubies
-rows = samples.filter_map do |key, by|
-  f, v = by["fork"], by["vanilla"]
-  both = (f.keys & v.keys).select { |r| f[r].finite? && v[r].finite? && f[r] > 0 && v[r] > 0 }
-  (incomparable << key; next) if both.empty?
-  larger_better = unit[key][1]
-  # Per round: the ratio of times, > 1 when the fork is slower.
-  ratios = both.map { |r| larger_better ? v[r] / f[r] : f[r] / v[r] }
-  {key: key, median: Stats.median(ratios), min: ratios.min, max: ratios.max, n: both.size,
-   fork: Stats.median(both.map { |r| f[r] }), vanilla: Stats.median(both.map { |r| v[r] }), unit: unit[key][0]}
-end.sort_by { |r| r[:key] }
-abort "no results" if rows.empty?
-
-geo = Stats.geomean(rows.map { |r| r[:median] })
-worst = rows.max_by { |r| r[:median] }
-best = rows.min_by { |r| r[:median] }
-within = ->(pct) { rows.count { |r| (r[:median] - 1).abs <= pct / 100.0 } }
-spreads = rows.map { |r| r[:max] - r[:min] }
+summary = rows.to_h do |c, list|
+  spreads = list.map { |r| r[:max] - r[:min] }
+  within = ->(pct) { list.count { |r| (r[:median] - 1).abs <= pct / 100.0 } }
+  [c, {jobs: list.size, geo: Stats.geomean(list.map { |r| r[:median] }), worst: list.max_by { |r| r[:median] },
+       best: list.min_by { |r| r[:median] }, within2: within[2], within5: within[5], spread: Stats.median(spreads)}]
+end
 describe = ->(ruby) { IO.popen([ruby, "-v"], &:read).strip }
 cpu = File.read("/proc/cpuinfo")[/model name\s*:\s*(.*)/, 1] rescue "?"
 mem = (File.read("/proc/meminfo")[/MemTotal:\s*(\d+)/, 1].to_i / 1024.0 / 1024).round(1) rescue "?"
 opts[:rounds] = rounds_seen.size if opts[:report_only]
-command = "make bench#{mode == 'quick' ? '-quick' : ''}  (ruby benchmark/suite.rb #{mode} --rounds #{opts[:rounds]} --run-duration #{opts[:run_duration]})"
+args = !explicit || opts[:report_only] ? "" :
+  candidates.map { |n, p| " --ruby #{n}=#{p.sub(ROOT + '/', '')}" }.join +
+  cand_env.flat_map { |n, e| e.map { |k, v| " --env #{n}:#{k}=#{v}" } }.join
+command = "ruby benchmark/suite.rb #{mode} --rounds #{opts[:rounds]} --run-duration #{opts[:run_duration]}#{args}"
+command = "make bench#{mode == 'full' ? '' : "-#{mode}"}  (#{command})" if !explicit && mode != "vm"
+command = "#{command} --report-only --tsv #{tsv.sub(ROOT + '/', '')}" if opts[:report_only]
+what = {"full" => "", "vm" => " (its app_, so_ and vm_ files)", "quick" => " (quick subset)"}[mode]
+title = cands == ["fork"] ? "fork vs vanilla 3.3.8" : "#{cands.join(', ')} vs vanilla 3.3.8"
 
 FileUtils.mkdir_p(File.dirname(opts[:out]))
 png = opts[:out].sub(/\.md\z/, ".png")
+plot = system("command -v gnuplot >/dev/null")
 File.open(opts[:out], "w") do |o|
-  o.puts "# benchmark/ suite: fork vs vanilla 3.3.8#{mode == 'quick' ? ' (quick subset)' : ''}"
+  o.puts "# benchmark/ suite#{what}: #{title}"
   o.puts
-  o.puts "Ratio = fork time / vanilla time for the same job (> 1: the fork is slower), per round;"
+  o.puts "Ratio = candidate time / vanilla time for the same job (> 1: the candidate is slower), per round;"
   o.puts "the median over the job's rounds (#{opts[:rounds]} requested; column `rounds`), and the spread (min..max over rounds)."
   o.puts "A round whose value is zero or not finite on either ruby (a glitch of the driver) is left out of that job."
-  o.puts "Each round runs every file once on both rubies, the order flipping from round to round."
+  o.puts "Each round runs every file once on every ruby, the order rotating from round to round."
   o.puts
   o.puts "- command: `#{command}`"
+  o.puts "- samples: `#{tsv.sub(ROOT + '/', '')}`"
   o.puts "- date: #{started.utc.iso8601}, #{(elapsed / 60).round(1)} minutes"
   o.puts "- machine: #{Etc.respond_to?(:nprocessors) ? Etc.nprocessors : '?'} CPUs (#{cpu}), #{mem} GiB, #{`uname -sr`.strip}"
-  o.puts "- fork: `#{describe[rubies['fork']]}`"
-  o.puts "- vanilla: `#{describe[rubies['vanilla']]}`"
-  ns = rows.map { |r| r[:n] }
+  unless opts[:report_only]
+    rubies.each do |n, r|
+      env = cand_env[n].map { |k, v| "#{k}=#{v} " }.join
+      o.puts "- #{n}: #{env.empty? ? '' : "`#{env.strip}` "}`#{describe[r]}`"
+    end
+  end
+  ns = rows.values.flatten.map { |r| r[:n] }
   o.puts "- rounds per job: #{ns.min == ns.max ? ns.min : "#{ns.min}..#{ns.max}"}"
   o.puts "- note: #{opts[:note]}" if opts[:note]
   o.puts "- benchmark_driver #{File.basename(File.dirname(File.dirname(driver))).sub('benchmark_driver-', '')}, ips runner, run duration #{opts[:run_duration]} s, rubies run with --disable-gems"
   o.puts
   o.puts "## Summary"
   o.puts
-  o.puts "| jobs | geometric mean | worst | best | within ±2% | within ±5% | median spread |"
-  o.puts "|---:|---:|---|---|---:|---:|---:|"
-  o.puts format("| %d | %.3f | %.3f (%s) | %.3f (%s) | %d | %d | %.3f |", rows.size, geo, worst[:median], worst[:key],
-                best[:median], best[:key], within[2], within[5], Stats.median(spreads))
+  o.puts "| candidate | jobs | geometric mean | worst | best | within ±2% | within ±5% | median spread |"
+  o.puts "|---|---:|---:|---|---|---:|---:|---:|"
+  summary.each do |c, m|
+    o.puts format("| %s | %d | %.3f | %.3f (%s) | %.3f (%s) | %d | %d | %.3f |", c, m[:jobs], m[:geo], m[:worst][:median],
+                  m[:worst][:key], m[:best][:median], m[:best][:key], m[:within2], m[:within5], m[:spread])
+  end
   o.puts
-  o.puts "![sorted ratios](#{File.basename(png)})" if system("command -v gnuplot >/dev/null")
+  o.puts "![sorted ratios](#{File.basename(png)})" if plot
   o.puts
-  unless incomparable.empty?
-    o.puts "Jobs measured on only one ruby, or with a zero or non-finite value, are left out: #{incomparable.sort.join(', ')}."
+  incomparable.each do |c, keys|
+    next if keys.empty?
+    o.puts "#{c}: jobs measured on only one ruby, or with a zero or non-finite value, are left out: #{keys.sort.join(', ')}."
     o.puts
   end
   unless failures.empty?
@@ -184,32 +249,43 @@ File.open(opts[:out], "w") do |o|
   end
   o.puts "## All jobs"
   o.puts
-  o.puts "| job | ratio (median) | spread | rounds | fork | vanilla | unit |"
-  o.puts "|---|---:|---:|---:|---:|---:|---|"
-  rows.each do |r|
-    o.puts format("| %s | %.3f | %.3f..%.3f | %d | %.4g | %.4g | %s |", r[:key], r[:median], r[:min], r[:max],
-                  r[:n], r[:fork], r[:vanilla], r[:unit])
+  keys = rows.values.flatten.map { |r| r[:key] }.uniq.sort
+  by = rows.transform_values { |list| list.to_h { |r| [r[:key], r] } }
+  o.puts "| job | " + cands.map { |c| "#{c} ratio | spread" }.join(" | ") + " | rounds | vanilla | unit |"
+  o.puts "|---|" + cands.map { "---:|---:" }.join("|") + "|---:|---:|---|"
+  keys.each do |k|
+    cells = cands.map do |c|
+      r = by[c][k]
+      r ? format("%.3f | %.3f..%.3f", r[:median], r[:min], r[:max]) : "- | -"
+    end
+    any = cands.map { |c| by[c][k] }.compact.first
+    o.puts "| #{k} | #{cells.join(' | ')} | #{any[:n]} | #{format('%.4g', any[:vanilla])} | #{any[:unit]} |"
   end
 end
 
-if system("command -v gnuplot >/dev/null")
-  data = File.join(work, "suite-#{mode}.dat")
-  File.write(data, rows.sort_by { |r| r[:median] }.each_with_index.map { |r, i|
-    "#{i} #{r[:median]} #{r[:min]} #{r[:max]}\n" }.join)
+if plot
+  colors = %w[#1f77b4 #ff7f0e #2ca02c #d62728 #9467bd]
+  series = rows.each_with_index.map do |(c, list), i|
+    data = File.join(work, "#{File.basename(opts[:out], '.md')}-#{c}.dat")
+    File.write(data, list.sort_by { |r| r[:median] }.each_with_index.map { |r, j|
+      "#{j} #{r[:median]} #{r[:min]} #{r[:max]}\n" }.join)
+    col = colors[i % colors.size]
+    ["'#{data}' using 1:2:3:4 with yerrorbars pt 7 ps 0.4 lc rgb '#{col}' title '#{c}: median (min..max)'",
+     "#{summary[c][:geo]} with lines lc rgb '#{col}' dt 2 title sprintf('#{c}: geometric mean %.3f', #{summary[c][:geo]})"]
+  end.flatten
   script = <<~GP
     set terminal pngcairo size 1000,500 noenhanced
     set output '#{png}'
-    set title 'benchmark/ suite: fork time / vanilla time, #{rows.size} jobs sorted (median and min..max over rounds)'
+    set title 'benchmark/ suite#{what}: time / vanilla time, jobs sorted per candidate (median and min..max over rounds)'
     set key left top opaque box
-    set ylabel 'fork / vanilla'
+    set ylabel 'candidate / vanilla'
     set xlabel 'job (sorted by median ratio)'
     set grid ytics
     set yrange [0.7:1.3]
     set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
-    plot '#{data}' using 1:2:3:4 with yerrorbars pt 7 ps 0.4 lc rgb '#1f77b4' title 'median (min..max)', \\
-         #{geo} with lines lc rgb 'red' title sprintf('geometric mean %.3f', #{geo})
+    plot #{series.join(", \\\n         ")}
   GP
   IO.popen(["gnuplot"], "w") { |g| g.write(script) }
 end
-puts File.read(opts[:out]).lines.first(20).join
+puts File.read(opts[:out]).lines.first(24).join
 puts "written: #{opts[:out]}"
