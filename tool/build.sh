@@ -50,6 +50,34 @@ if [ -d "$src/.git" ]; then
         echo 'autom4te.cache/' >> "$src/.git/info/exclude"
 fi
 
+# The tarball also carries what tool/insns2vm.rb generates from insns.def
+# (vm.inc and friends), and vm_exec.c's #include "vm.inc" finds the tree's
+# copy before the build directory's.  When a patch changes insns.def or the
+# generator, the tree's copies are stale: they are removed from the tree
+# (src.sh marks them skip-worktree) and the build generates its own.
+INSNS_GENERATED="insns.inc insns_info.inc optinsn.inc optunifs.inc vm.inc vmtc.inc"
+# A build directory that compiled against the tree's copies regenerates
+# its own once (the stamp), so that what includes them is compiled again.
+if [ -d "$src/.git" ]; then
+    insns_stamp=$obj/.fork-insns-generated
+    if git -C "$src" diff --quiet upstream -- insns.def defs/opt_operand.def defs/opt_insn_unif.def tool/ruby_vm; then
+        for f in $INSNS_GENERATED; do
+            [ -f "$src/$f" ] || git -C "$src" show "upstream:$f" > "$src/$f"
+        done
+        if [ -f "$insns_stamp" ]; then
+            for f in $INSNS_GENERATED; do rm -f "$obj/$f"; done
+            rm -f "$insns_stamp"
+        fi
+    else
+        for f in $INSNS_GENERATED; do rm -f "$src/$f"; done
+        if [ ! -f "$insns_stamp" ]; then
+            note "insns.def differs from upstream: $obj generates the instruction tables, not the tarball's"
+            for f in $INSNS_GENERATED; do rm -f "$obj/$f"; done
+            touch "$insns_stamp"
+        fi
+    fi
+fi
+
 args=(--prefix="$prefix" --disable-yjit --disable-install-doc "$@")
 argsfile=$obj/.fork-configure-args
 if [ ! -f "$obj/config.status" ] || [ ! -f "$obj/Makefile" ] ||

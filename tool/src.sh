@@ -48,8 +48,10 @@ make_tree() {   # dest
 # Files the build regenerates inside the tree, which are not changes of
 # ours: configure (from configure.ac, when a patch changes that) and
 # revision.h (upstream's file2lastrev.rb writes the git HEAD it finds
-# there, as in any git checkout of CRuby).  git status ignores them.
-GENERATED="configure revision.h"
+# there, as in any git checkout of CRuby), and the instruction tables
+# generated from insns.def, which build.sh removes when a patch changes
+# insns.def.  git status ignores them.
+GENERATED="configure revision.h insns.inc insns_info.inc optinsn.inc optunifs.inc vm.inc vmtc.inc"
 mark_generated() {   # dir
     local f
     for f in $GENERATED; do
