@@ -13,7 +13,7 @@ OBJ            ?= build/obj
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick bench-vmstack clean distclean help
+        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -106,6 +106,14 @@ bench-vmstack: build vanilla
 	    --env fork-initial-max:RUBY_THREAD_VM_STACK_INITIAL_SIZE=1048576 \
 	    --env fork-initial-max:RUBY_FIBER_VM_STACK_INITIAL_SIZE=131072 \
 	    --ruby fixed=$(VMSTACK_FIXED)/bin/ruby
+
+## make bench-vmstack-memory  seed 000 tables 1-2, fig. 8 and the shrink after a spike
+##                     (fork, fixed layout, vanilla) -> results/vmstack-*.md, .png
+bench-vmstack-memory: build vanilla
+	@$(MAKE) --no-print-directory build OBJ=build/obj-fixed PREFIX=$(VMSTACK_FIXED) \
+	    CONFIGURE_ARGS=--with-vm-stack=fixed
+	@FORK=$(PREFIX)/bin/ruby FIXED=$(VMSTACK_FIXED)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
+	    benchmark/vmstack/memory.sh
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
 clean:
