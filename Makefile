@@ -10,6 +10,8 @@ JOBS           ?= $(shell nproc)
 CONFIGURE_ARGS ?=
 OBJ            ?= build/obj
 
+comma := ,
+
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
@@ -54,12 +56,18 @@ check-vanilla: vanilla
 
 ## make check-vmstack-debug  build with --enable-vm-stack-debug (build/obj-debug); run MRI's
 ##                   bootstraptest with RUBY_VM_STACK_DEBUG=protect,move (protect is slow;
-##                   see doc/vm_stack.md in the tree); DEBUG_TESTS=ruby adds test/ruby with move
+##                   see doc/vm_stack.md in the tree), then test-all's DEBUG_TESTS (default
+##                   test/ruby) with DEBUG_MODE (default move); DEBUG_TESTS= skips that,
+##                   DEBUG_TESTS=all DEBUG_MODE=protect,move is the whole of test-all
 # protect costs two mprotect calls per frame push: the two JIT torture tests
 # (a million calls each, 5 minutes each with protect) and the ractor tests
 # (8 ractors allocating in parallel, over 10 minutes) run with move only.
 BTESTS_MOVE_ONLY = $(wildcard build/src/bootstraptest/test_yjit_30k_*.rb) build/src/bootstraptest/test_ractor.rb
 BTESTS_PROTECT = $(filter-out $(BTESTS_MOVE_ONLY),$(wildcard build/src/bootstraptest/test_*.rb))
+DEBUG_TESTS ?= ruby
+DEBUG_MODE ?= move
+# Subprocess and worker timeouts, for the debug modes' own slowness only.
+DEBUG_TIMEOUT_SCALE ?= 4
 check-vmstack-debug: src
 	@tool/build.sh build/src build/obj-debug build/_debug --enable-vm-stack-debug $(CONFIGURE_ARGS)
 	@RUBY_VM_STACK_DEBUG=protect,move OBJ=build/obj-debug PREFIX=build/_debug \
@@ -69,9 +77,10 @@ check-vmstack-debug: src
 	  BTESTS="$(abspath $(BTESTS_MOVE_ONLY))" CHECK_SUITES="test" \
 	  CHECK_LOGS=build/check-vmstack-debug/move tool/check.sh
 	@if [ -n "$(DEBUG_TESTS)" ]; then \
-	  RUBY_VM_STACK_DEBUG=move OBJ=build/obj-debug PREFIX=build/_debug \
-	  TESTS="$(DEBUG_TESTS)" CHECK_SUITES="test-all" \
-	  CHECK_LOGS=build/check-vmstack-debug/move-test-all tool/check.sh; fi
+	  RUBY_VM_STACK_DEBUG=$(DEBUG_MODE) RUBY_TEST_TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) \
+	  OBJ=build/obj-debug PREFIX=build/_debug \
+	  $(if $(filter all,$(DEBUG_TESTS)),,TESTS="$(DEBUG_TESTS)") CHECK_SUITES="test-all" \
+	  CHECK_LOGS=build/check-vmstack-debug/$(subst $(comma),-,$(DEBUG_MODE))-test-all tool/check.sh; fi
 
 ## make check-tools  only the tooling's own tests
 check-tools:
