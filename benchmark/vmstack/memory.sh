@@ -8,7 +8,8 @@ cd "$(dirname "$0")/../.."
 FORK=${FORK:-_install/bin/ruby}
 FIXED=${FIXED:-build/_fixed/bin/ruby}
 VANILLA=${VANILLA:-_vanilla/bin/ruby}
-R="--only fork,fixed,vanilla --ruby fork=$FORK --ruby fixed=$FIXED --ruby vanilla=$VANILLA"
+# vanilla last: run.rb takes the last ruby as the base of the ratios
+R="--ruby fork=$FORK --ruby fixed=$FIXED --only fork,fixed --ruby vanilla=$VANILLA"
 set -x
 ruby benchmark/run.rb vmstack-table1 benchmark/vmstack/sleeping_threads.rb --runs 3 \
     --param THREADS=0,2000,4000,6000,8000,10000 $R --title "Seed 000 table 1: peak RSS of N sleeping threads"

@@ -35,7 +35,7 @@ gp = <<~GP
   set xlabel 'step (deepN: at the bottom of burst N; gcN.M: after GC.start and one call)'
   set xtics rotate by -45
   set grid
-  set key left top
+  set key right center opaque box
   set yrange [0:*]
   plot #{plots.join(', ')}
 GP
