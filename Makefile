@@ -15,7 +15,7 @@ comma := ,
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory clean distclean help
+        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory vmstack-fixed clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -106,9 +106,10 @@ bench-quick: build vanilla
 ##                     (first VM stacks small, and as large as the maximum), on the fixed layout
 ##                     (build/_fixed), and on vanilla -> results/vmstack-suite.md
 VMSTACK_FIXED ?= $(CURDIR)/build/_fixed
-bench-vmstack: build vanilla
+vmstack-fixed:
 	@$(MAKE) --no-print-directory build OBJ=build/obj-fixed PREFIX=$(VMSTACK_FIXED) \
 	    CONFIGURE_ARGS=--with-vm-stack=fixed
+bench-vmstack: build vanilla vmstack-fixed
 	@benchmark/suite.sh vm --rounds 2 --out results/vmstack-suite.md \
 	    --ruby fork=$(PREFIX)/bin/ruby \
 	    --ruby fork-initial-max=$(PREFIX)/bin/ruby \
@@ -118,9 +119,7 @@ bench-vmstack: build vanilla
 
 ## make bench-vmstack-memory  seed 000 tables 1-2, fig. 8 and the shrink after a spike
 ##                     (fork, fixed layout, vanilla) -> results/vmstack-*.md, .png
-bench-vmstack-memory: build vanilla
-	@$(MAKE) --no-print-directory build OBJ=build/obj-fixed PREFIX=$(VMSTACK_FIXED) \
-	    CONFIGURE_ARGS=--with-vm-stack=fixed
+bench-vmstack-memory: build vanilla vmstack-fixed
 	@FORK=$(PREFIX)/bin/ruby FIXED=$(VMSTACK_FIXED)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
 	    benchmark/vmstack/memory.sh
 

@@ -50,14 +50,13 @@ if [ -d "$src/.git" ]; then
         echo 'autom4te.cache/' >> "$src/.git/info/exclude"
 fi
 
-# The tarball also carries what tool/insns2vm.rb generates from insns.def
-# (vm.inc and friends), and vm_exec.c's #include "vm.inc" finds the tree's
-# copy before the build directory's.  When a patch changes insns.def or the
-# generator, the tree's copies are stale: they are removed from the tree
-# (src.sh marks them skip-worktree) and the build generates its own.
-INSNS_GENERATED="insns.inc insns_info.inc optinsn.inc optunifs.inc vm.inc vmtc.inc"
-# A build directory that compiled against the tree's copies regenerates
-# its own once (the stamp), so that what includes them is compiled again.
+# The tarball also carries the instruction tables ($INSNS_GENERATED), and
+# vm_exec.c's #include "vm.inc" finds the tree's copy before the build
+# directory's.  When a patch changes insns.def or the generator, the tree's
+# copies are stale: they are removed from the tree (src.sh marks them
+# skip-worktree) and the build generates its own.  A build directory that
+# compiled against the tree's copies drops its own once (the stamp), so that
+# what includes them is compiled again.
 if [ -d "$src/.git" ]; then
     insns_stamp=$obj/.fork-insns-generated
     if git -C "$src" diff --quiet upstream -- insns.def defs/opt_operand.def defs/opt_insn_unif.def tool/ruby_vm; then

@@ -14,6 +14,9 @@ SERIES=$PATCHES/series
 BUILD=$FORK_ROOT/build
 SRC=${FORK_SRC:-$BUILD/src}
 DIST=${FORK_DIST:-$FORK_ROOT/dist}
+# What tool/insns2vm.rb generates from insns.def; the tarball ships them in
+# the tree (see build.sh).
+INSNS_GENERATED="insns.inc insns_info.inc optinsn.inc optunifs.inc vm.inc vmtc.inc"
 
 die() {
     echo "error: $*" >&2

@@ -51,7 +51,7 @@ make_tree() {   # dest
 # there, as in any git checkout of CRuby), and the instruction tables
 # generated from insns.def, which build.sh removes when a patch changes
 # insns.def.  git status ignores them.
-GENERATED="configure revision.h insns.inc insns_info.inc optinsn.inc optunifs.inc vm.inc vmtc.inc"
+GENERATED="configure revision.h $INSNS_GENERATED"
 mark_generated() {   # dir
     local f
     for f in $GENERATED; do
