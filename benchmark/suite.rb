@@ -81,10 +81,12 @@ gems = File.expand_path(ENV.fetch("BENCH_GEMS", File.join(ROOT, "build/bench-gem
 driver = Dir[File.join(gems, "gems/benchmark_driver-*/exe/benchmark-driver")].max or
   abort "benchmark_driver is not installed in #{gems}; run benchmark/suite.sh"
 
-files = Dir[File.join(bench_dir, "*.{yml,rb}")].map { |f| File.basename(f) }.sort
-files &= QUICK if mode == "quick"
-files = files.grep(/\A(app|so|vm)_/) if mode == "vm"
-files = files.grep(opts[:filter]) if opts[:filter]
+# the files a mode (and --filter) covers; also applied to the samples read back
+selected = lambda do |file|
+  (mode != "quick" || QUICK.include?(file)) && (mode != "vm" || file.match?(/\A(app|so|vm)_/)) &&
+    (!opts[:filter] || file.match?(opts[:filter]))
+end
+files = Dir[File.join(bench_dir, "*.{yml,rb}")].map { |f| File.basename(f) }.sort.select(&selected)
 abort "no benchmark files in #{bench_dir}" if files.empty?
 
 work = File.join(ROOT, "build/bench")
@@ -146,9 +148,7 @@ rounds_seen = []
 seen = []
 File.foreach(tsv) do |line|
   round, file, job, exe, u, v, lb = line.chomp.split("\t")
-  next if opts[:filter] && file !~ opts[:filter]
-  next if mode == "vm" && file !~ /\A(app|so|vm)_/
-  next if mode == "quick" && !QUICK.include?(file)
+  next unless selected[file]
   key = "#{file.sub(/\.(yml|rb)\z/, '')}/#{job}"
   key = file.sub(/\.(yml|rb)\z/, '') if file.end_with?(".rb") # a script is one job
   samples[key][exe][round] = Float(v)
