@@ -15,7 +15,7 @@ comma := ,
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory vmstack-fixed clean distclean help
+        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory vmstack-fixed vmstack-copy clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -58,7 +58,8 @@ check-vanilla: vanilla
 ##                   bootstraptest with RUBY_VM_STACK_DEBUG=protect,move (protect is slow;
 ##                   see doc/vm_stack.md in the tree), then test-all's DEBUG_TESTS (default
 ##                   test/ruby) with DEBUG_MODE (default move); DEBUG_TESTS= skips that,
-##                   DEBUG_TESTS=all DEBUG_MODE=protect,move is the whole of test-all
+##                   DEBUG_TESTS=all DEBUG_MODE=protect,move is the whole of test-all;
+##                   DEBUG_LAYOUT=copy checks the copy layout instead of linked
 # protect costs two mprotect calls per frame push: the two JIT torture tests
 # (a million calls each, 5 minutes each with protect) and the ractor tests
 # (8 ractors allocating in parallel, over 10 minutes) run with move only.
@@ -68,19 +69,25 @@ DEBUG_TESTS ?= ruby
 DEBUG_MODE ?= move
 # Subprocess and worker timeouts, for the debug modes' own slowness only.
 DEBUG_TIMEOUT_SCALE ?= 4
+# DEBUG_LAYOUT=copy checks the copy layout (build/obj-debug-copy).
+DEBUG_LAYOUT ?= linked
+DEBUG_OBJ = build/obj-debug$(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LAYOUT))
+DEBUG_PREFIX = build/_debug$(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LAYOUT))
+DEBUG_LOGS = build/check-vmstack-debug$(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LAYOUT))
 check-vmstack-debug: src
-	@tool/build.sh build/src build/obj-debug build/_debug --enable-vm-stack-debug $(CONFIGURE_ARGS)
-	@RUBY_VM_STACK_DEBUG=protect,move OBJ=build/obj-debug PREFIX=build/_debug \
+	@tool/build.sh build/src $(DEBUG_OBJ) $(DEBUG_PREFIX) --enable-vm-stack-debug \
+	  $(if $(filter-out linked,$(DEBUG_LAYOUT)),--with-vm-stack=$(DEBUG_LAYOUT)) $(CONFIGURE_ARGS)
+	@RUBY_VM_STACK_DEBUG=protect,move OBJ=$(DEBUG_OBJ) PREFIX=$(DEBUG_PREFIX) \
 	  BTESTS="$(abspath $(BTESTS_PROTECT))" CHECK_SUITES="test" \
-	  CHECK_LOGS=build/check-vmstack-debug/protect-move tool/check.sh
-	@RUBY_VM_STACK_DEBUG=move OBJ=build/obj-debug PREFIX=build/_debug \
+	  CHECK_LOGS=$(DEBUG_LOGS)/protect-move tool/check.sh
+	@RUBY_VM_STACK_DEBUG=move OBJ=$(DEBUG_OBJ) PREFIX=$(DEBUG_PREFIX) \
 	  BTESTS="$(abspath $(BTESTS_MOVE_ONLY))" CHECK_SUITES="test" \
-	  CHECK_LOGS=build/check-vmstack-debug/move tool/check.sh
+	  CHECK_LOGS=$(DEBUG_LOGS)/move tool/check.sh
 	@if [ -n "$(DEBUG_TESTS)" ]; then \
 	  RUBY_VM_STACK_DEBUG=$(DEBUG_MODE) RUBY_TEST_TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) \
-	  OBJ=build/obj-debug PREFIX=build/_debug \
+	  OBJ=$(DEBUG_OBJ) PREFIX=$(DEBUG_PREFIX) \
 	  $(if $(filter all,$(DEBUG_TESTS)),,TESTS="$(DEBUG_TESTS)") CHECK_SUITES="test-all" \
-	  CHECK_LOGS=build/check-vmstack-debug/$(subst $(comma),-,$(DEBUG_MODE))-test-all tool/check.sh; fi
+	  CHECK_LOGS=$(DEBUG_LOGS)/$(subst $(comma),-,$(DEBUG_MODE))-test-all tool/check.sh; fi
 
 ## make check-tools  only the tooling's own tests
 check-tools:
@@ -103,24 +110,31 @@ bench-quick: build vanilla
 	@benchmark/suite.sh quick
 
 ## make bench-vmstack  seed 000 figs. 10-13: the suite's app_, so_ and vm_ files on the fork
-##                     (first VM stacks small, and as large as the maximum), on the fixed layout
-##                     (build/_fixed), and on vanilla -> results/vmstack-suite.md
+##                     (first VM stacks small, and as large as the maximum), on the copy and
+##                     fixed layouts (build/_copy, build/_fixed), and on vanilla
+##                     -> results/vmstack-suite.md
 VMSTACK_FIXED ?= $(CURDIR)/build/_fixed
 vmstack-fixed:
 	@$(MAKE) --no-print-directory build OBJ=build/obj-fixed PREFIX=$(VMSTACK_FIXED) \
 	    CONFIGURE_ARGS=--with-vm-stack=fixed
-bench-vmstack: build vanilla vmstack-fixed
+## make vmstack-copy  the copy layout (method 1) into build/_copy
+VMSTACK_COPY ?= $(CURDIR)/build/_copy
+vmstack-copy:
+	@$(MAKE) --no-print-directory build OBJ=build/obj-copy PREFIX=$(VMSTACK_COPY) \
+	    CONFIGURE_ARGS=--with-vm-stack=copy
+bench-vmstack: build vanilla vmstack-fixed vmstack-copy
 	@benchmark/suite.sh vm --rounds 2 --out results/vmstack-suite.md \
 	    --ruby fork=$(PREFIX)/bin/ruby \
 	    --ruby fork-initial-max=$(PREFIX)/bin/ruby \
 	    --env fork-initial-max:RUBY_THREAD_VM_STACK_INITIAL_SIZE=1048576 \
 	    --env fork-initial-max:RUBY_FIBER_VM_STACK_INITIAL_SIZE=131072 \
+	    --ruby copy=$(VMSTACK_COPY)/bin/ruby \
 	    --ruby fixed=$(VMSTACK_FIXED)/bin/ruby
 
 ## make bench-vmstack-memory  seed 000 tables 1-2, fig. 8 and the shrink after a spike
-##                     (fork, fixed layout, vanilla) -> results/vmstack-*.md, .png
-bench-vmstack-memory: build vanilla vmstack-fixed
-	@FORK=$(PREFIX)/bin/ruby FIXED=$(VMSTACK_FIXED)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
+##                     (fork, copy and fixed layouts, vanilla) -> results/vmstack-*.md, .png
+bench-vmstack-memory: build vanilla vmstack-fixed vmstack-copy
+	@FORK=$(PREFIX)/bin/ruby COPY=$(VMSTACK_COPY)/bin/ruby FIXED=$(VMSTACK_FIXED)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
 	    benchmark/vmstack/memory.sh
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
