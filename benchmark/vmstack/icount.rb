@@ -8,13 +8,13 @@
 #
 #   ruby benchmark/vmstack/icount.rb --ruby NAME=PATH [--env NAME:VAR=VALUE]...
 #        [--filter REGEXP] [--parallel N] [--target INSNS] [--max-native S]
-#        [--out FILE] [--tsv FILE] [--report-only] [--note TEXT]
+#        [--out FILE] [--tsv FILE] [--resume] [--report-only] [--note TEXT]
 #
 # A YAML job runs as benchmark_driver runs it: the prelude, then the script in
 # a `while` loop at the top level.  Each ruby runs it with 0 and with N
 # iterations; (Ir(N) - Ir(0)) / N is its cost per iteration, start-up and
-# prelude cancelled.  N is chosen once, on vanilla, so that the loop executes
-# about --target instructions (default 1e8).  A .rb file is one job: its whole
+# prelude cancelled.  N is chosen once, from vanilla's native times, so that
+# the loop executes about --target instructions (default 1e8).  A .rb file is one job: its whole
 # run less that of an empty script; files that take longer than --max-native
 # seconds (default 0.5) natively on vanilla are left out, as valgrind runs
 # them 40-60 times slower (most .rb files take 1-60 s: the timed suite covers
@@ -25,6 +25,7 @@ require "yaml"
 require "fileutils"
 require "rbconfig"
 require "time"
+require "set"
 require_relative "../lib/stats"
 
 ROOT = File.expand_path("../..", __dir__)
@@ -52,6 +53,7 @@ OptionParser.new do |o|
   o.on("--out FILE") { |v| opts[:out] = File.expand_path(v) }
   o.on("--tsv FILE") { |v| opts[:tsv] = File.expand_path(v) }
   o.on("--report-only") { opts[:report_only] = true }
+  o.on("--resume") { opts[:resume] = true }
   o.on("--note TEXT") { |v| opts[:note] = v }
 end.parse!(ARGV)
 names = rubies.keys
@@ -99,7 +101,9 @@ started = Time.now
 failures = Hash.new { |h, k| h[k] = [] }
 skipped = {}
 unless opts[:report_only]
-  File.write(tsv, "")
+  # --resume keeps the samples of an interrupted run and counts the rest
+  done_before = opts[:resume] && File.exist?(tsv) ? File.foreach(tsv).map { |l| l.split("\t")[0, 3] }.to_set : Set.new
+  File.write(tsv, "") unless opts[:resume]
   scratch = File.join(work, "cwd")
   FileUtils.mkdir_p(scratch)
   lock = Mutex.new
@@ -125,6 +129,7 @@ unless opts[:report_only]
       while (t = tasks.pop)
         kind, file, job = t
         lock.synchronize { $stderr.print "\r#{done += 1}/#{total} #{file} #{job}".ljust(78)[0, 78] }
+        next if names.all? { |n| done_before.include?([file, job, n]) }
         if kind == :rb
           t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
           ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", t[3], chdir: scratch, out: File::NULL, err: File::NULL)
@@ -134,6 +139,7 @@ unless opts[:report_only]
             next
           end
           names.each do |n|
+            next if done_before.include?([file, job, n])
             base, why0 = count(rubies[n], cand_env[n], empty, scratch)
             ir, why = count(rubies[n], cand_env[n], t[3], scratch)
             if base && ir
@@ -148,8 +154,6 @@ unless opts[:report_only]
           s0 = File.join(work, "#{slug}-0.rb")
           File.write(s0, text[0])
           s1 = File.join(work, "#{slug}-c.rb")
-          calib = 200
-          File.write(s1, text[calib])
           # the baseline (no iteration) is the same for every job of a file
           # that has no prelude of its own
           base_of = lambda do |n|
@@ -158,17 +162,35 @@ unless opts[:report_only]
               lock.synchronize { baselines[key] = [ir, nil] } if ir
             end
           end
-          b, why = base_of["vanilla"]
-          c, why = count(rubies["vanilla"], cand_env["vanilla"], s1, scratch) if b
-          unless b && c
-            lock.synchronize { failures["#{file} #{job}"] << "vanilla: #{why}" }
+          # N from native times: the loop's share of a native run, scaled to
+          # about --target instructions (at an assumed 2e9 a second)
+          native = lambda do |script|
+            t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+            ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", script, chdir: scratch, out: File::NULL, err: File::NULL)
+            ok ? Process.clock_gettime(Process::CLOCK_MONOTONIC) - t : nil
+          end
+          t0 = native[s0]
+          unless t0
+            lock.synchronize { failures["#{file} #{job}"] << "vanilla: fails natively" }
             next
           end
-          per = [(c - b).to_f / calib, 1.0].max
-          n_iter = [(opts[:target] / per).round, calib].max
+          calib = 1
+          dt = nil
+          loop do
+            File.write(s1, text[calib])
+            dt = native[s1]
+            (lock.synchronize { failures["#{file} #{job}"] << "vanilla: fails natively" }; break) unless dt
+            dt -= t0
+            # well above the noise of a start-up on a busy machine
+            break if dt >= 0.1 || calib >= 100_000_000
+            calib *= 10
+          end
+          next if lock.synchronize { failures.key?("#{file} #{job}") }
+          n_iter = [(calib * opts[:target] / 2e9 / dt).round, 1].max
           sn = File.join(work, "#{slug}-n.rb")
           File.write(sn, text[n_iter])
           names.each do |n|
+            next if done_before.include?([file, job, n])
             base, why0 = base_of[n]
             ir, why = count(rubies[n], cand_env[n], sn, scratch) if base
             if base && ir
