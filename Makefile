@@ -15,7 +15,7 @@ comma := ,
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory vmstack-fixed vmstack-copy clean distclean help
+        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -136,6 +136,14 @@ bench-vmstack: build vanilla vmstack-fixed vmstack-copy
 bench-vmstack-memory: build vanilla vmstack-fixed vmstack-copy
 	@FORK=$(PREFIX)/bin/ruby COPY=$(VMSTACK_COPY)/bin/ruby FIXED=$(VMSTACK_FIXED)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
 	    benchmark/vmstack/memory.sh
+
+## make bench-vmstack-icount  the same files' instructions per iteration, counted by valgrind
+##                     (fork, copy and fixed vs vanilla; noise-free, unlike times; 1-2 hours)
+##                     -> results/vmstack-icount.md
+bench-vmstack-icount: build vanilla vmstack-fixed vmstack-copy
+	@$(VANILLA_PREFIX)/bin/ruby benchmark/vmstack/icount.rb --parallel $(JOBS) \
+	    --ruby fork=$(PREFIX)/bin/ruby --ruby copy=$(VMSTACK_COPY)/bin/ruby --ruby fixed=$(VMSTACK_FIXED)/bin/ruby \
+	    --out results/vmstack-icount.md --tsv results/data/vmstack-icount.tsv
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
 clean:

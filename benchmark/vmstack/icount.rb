@@ -127,12 +127,12 @@ unless opts[:report_only]
   workers = opts[:parallel].times.map do |w|
     Thread.new do
       while (t = tasks.pop)
-        kind, file, job = t
+        kind, file, job, *rest = t
         lock.synchronize { $stderr.print "\r#{done += 1}/#{total} #{file} #{job}".ljust(78)[0, 78] }
         next if names.all? { |n| done_before.include?([file, job, n]) }
         if kind == :rb
           t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", t[3], chdir: scratch, out: File::NULL, err: File::NULL)
+          ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", rest[0], chdir: scratch, out: File::NULL, err: File::NULL)
           native = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
           if !ok || native > opts[:max_native]
             lock.synchronize { skipped["#{file}"] = ok ? format("%.1f s natively", native) : "fails natively on vanilla" }
@@ -141,7 +141,7 @@ unless opts[:report_only]
           names.each do |n|
             next if done_before.include?([file, job, n])
             base, why0 = count(rubies[n], cand_env[n], empty, scratch)
-            ir, why = count(rubies[n], cand_env[n], t[3], scratch)
+            ir, why = count(rubies[n], cand_env[n], rest[0], scratch)
             if base && ir
               record[file, job, n, 1, ir - base]
             else
@@ -149,7 +149,7 @@ unless opts[:report_only]
             end
           end
         else
-          text = t[3]
+          text = rest[0]
           slug = "#{file}-#{job}".gsub(/[^\w.-]/, "_")
           s0 = File.join(work, "#{slug}-0.rb")
           File.write(s0, text[0])
@@ -157,7 +157,7 @@ unless opts[:report_only]
           # the baseline (no iteration) is the same for every job of a file
           # that has no prelude of its own
           base_of = lambda do |n|
-            key = [file, t[4], n]
+            key = [file, rest[1], n]
             lock.synchronize { baselines[key] } || count(rubies[n], cand_env[n], s0, scratch).tap do |ir, _|
               lock.synchronize { baselines[key] = [ir, nil] } if ir
             end
@@ -165,9 +165,9 @@ unless opts[:report_only]
           # N from native times: the loop's share of a native run, scaled to
           # about --target instructions (at an assumed 2e9 a second)
           native = lambda do |script|
-            t = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+            start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
             ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", script, chdir: scratch, out: File::NULL, err: File::NULL)
-            ok ? Process.clock_gettime(Process::CLOCK_MONOTONIC) - t : nil
+            ok ? Process.clock_gettime(Process::CLOCK_MONOTONIC) - start : nil
           end
           t0 = native[s0]
           unless t0
