@@ -112,6 +112,12 @@ unless opts[:report_only]
   File.write(empty, "")
   tasks = Queue.new
   baselines = {}
+  # seconds of a native run of script on vanilla, or nil if it fails
+  native = lambda do |script|
+    start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+    ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", script, chdir: scratch, out: File::NULL, err: File::NULL)
+    ok ? Process.clock_gettime(Process::CLOCK_MONOTONIC) - start : nil
+  end
   # One task per job: calibrate on vanilla, then count every ruby at 0 and N.
   files.each do |file|
     path = File.join(bench_dir, file)
@@ -131,11 +137,9 @@ unless opts[:report_only]
         lock.synchronize { $stderr.print "\r#{done += 1}/#{total} #{file} #{job}".ljust(78)[0, 78] }
         next if names.all? { |n| done_before.include?([file, job, n]) }
         if kind == :rb
-          t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-          ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", rest[0], chdir: scratch, out: File::NULL, err: File::NULL)
-          native = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
-          if !ok || native > opts[:max_native]
-            lock.synchronize { skipped["#{file}"] = ok ? format("%.1f s natively", native) : "fails natively on vanilla" }
+          secs = native[rest[0]]
+          if !secs || secs > opts[:max_native]
+            lock.synchronize { skipped["#{file}"] = secs ? format("%.1f s natively", secs) : "fails natively on vanilla" }
             next
           end
           names.each do |n|
@@ -164,11 +168,6 @@ unless opts[:report_only]
           end
           # N from native times: the loop's share of a native run, scaled to
           # about --target instructions (at an assumed 2e9 a second)
-          native = lambda do |script|
-            start = Process.clock_gettime(Process::CLOCK_MONOTONIC)
-            ok = system({"RUBYOPT" => nil}, rubies["vanilla"], "--disable-gems", script, chdir: scratch, out: File::NULL, err: File::NULL)
-            ok ? Process.clock_gettime(Process::CLOCK_MONOTONIC) - start : nil
-          end
           t0 = native[s0]
           unless t0
             lock.synchronize { failures["#{file} #{job}"] << "vanilla: fails natively" }
