@@ -13,6 +13,7 @@
 #     --env K=V              extra environment for every run
 #     --title TEXT           heading of the table and plots
 #     --logscale             log-scale x axis for the plots
+#     --plot KEY             also plot the medians of BENCH KEY (NAME-KEY.png)
 #
 # A script may print lines "BENCH key=value" (numbers); their medians get
 # columns of their own, e.g. a count of overflows or a per-thread slope.
@@ -31,7 +32,7 @@ script = File.expand_path(script)
 abort "#{script} does not exist" unless File.exist?(script)
 abort "#{TIME} is missing (Debian package time); run make deps" unless File.executable?(TIME)
 
-opts = {runs: 5, param: nil, values: [nil], env: {}, title: name, logscale: false,
+opts = {runs: 5, param: nil, values: [nil], env: {}, title: name, logscale: false, plot: [],
         out: File.join(ROOT, "results")}
 rubies = {"fork" => File.join(ROOT, "_install/bin/ruby"), "vanilla" => File.join(ROOT, "_vanilla/bin/ruby")}
 parser = OptionParser.new do |o|
@@ -49,6 +50,7 @@ parser = OptionParser.new do |o|
   o.on("--env KV") { |v| k, val = v.split("=", 2); opts[:env][k] = val }
   o.on("--title TEXT") { |v| opts[:title] = v }
   o.on("--logscale") { opts[:logscale] = true }
+  o.on("--plot KEY") { |v| opts[:plot] << v }
   o.on("--out DIR") { |v| opts[:out] = File.expand_path(v) }
 end
 rest = ARGV.index("--") ? ARGV.slice!(ARGV.index("--")..)[1..] : []
@@ -95,6 +97,7 @@ cmdline = "ruby benchmark/run.rb #{name} #{script.sub(ROOT + '/', '')} --runs #{
           opts[:env].map { |k, v| " --env #{k}=#{v}" }.join +
           (rubies.keys == %w[fork vanilla] ? "" : " --only #{rubies.keys.join(',')}" +
            rubies.map { |l, r| " --ruby #{l}=#{r.sub(ROOT + '/', '')}" }.join) +
+          opts[:plot].map { |k| " --plot #{k}" }.join +
           (args.empty? ? "" : " -- #{args.join(' ')}")
 num = ->(x) { x == x.round && x.abs < 1e9 ? x.round.to_s : format("%.3g", x) }
 fmt = ->(xs) { xs.empty? ? "-" : "#{num[Stats.median(xs)]} (#{num[xs.min]}..#{num[xs.max]})" }
@@ -129,7 +132,8 @@ File.open(md, "w") do |o|
   end
   if system("command -v gnuplot >/dev/null")
     o.puts
-    o.puts "![time](#{name}-time.png) ![peak RSS](#{name}-rss.png)"
+    o.puts "![time](#{name}-time.png) ![peak RSS](#{name}-rss.png)" +
+           opts[:plot].map { |k| " ![#{k}](#{name}-#{k}.png)" }.join
   end
 end
 
@@ -138,7 +142,9 @@ if system("command -v gnuplot >/dev/null")
   FileUtils.mkdir_p(work)
   # parameter values that are not numbers (MODEL=linear,...) become labels
   numeric = opts[:param] && opts[:values].all? { |v| v.match?(/\A-?\d+(\.\d+)?\z/) }
-  {"time" => ["time (s)", ->(r) { r[:time] }], "rss" => ["peak RSS (MB)", ->(r) { r[:rss_kb] / 1024.0 }]}.each do |kind, (ylabel, get)|
+  kinds = {"time" => ["time (s)", ->(r) { r[:time] }], "rss" => ["peak RSS (MB)", ->(r) { r[:rss_kb] / 1024.0 }]}
+  opts[:plot].each { |k| kinds[k] = [k, ->(r) { r[:extra][k] || Float::NAN }] }
+  kinds.each do |kind, (ylabel, get)|
     plots = labels.each_with_index.map do |label, li|
       dat = File.join(work, "#{name}-#{kind}-#{label}.dat")
       File.write(dat, opts[:values].each_with_index.map { |v, vi|
