@@ -15,7 +15,8 @@ comma := ,
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy clean distclean help
+        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -144,6 +145,33 @@ bench-vmstack-icount: build vanilla vmstack-fixed vmstack-copy
 	@$(VANILLA_PREFIX)/bin/ruby benchmark/vmstack/icount.rb --parallel $(JOBS) \
 	    --ruby fork=$(PREFIX)/bin/ruby --ruby copy=$(VMSTACK_COPY)/bin/ruby --ruby fixed=$(VMSTACK_FIXED)/bin/ruby \
 	    --out results/vmstack-icount.md --tsv results/data/vmstack-icount.tsv
+
+## make fiber-sjlj   the sjlj coroutine backend (--with-coroutine=sjlj) into build/_sjlj
+FIBER_SJLJ ?= $(CURDIR)/build/_sjlj
+fiber-sjlj:
+	@$(MAKE) --no-print-directory build OBJ=build/obj-sjlj PREFIX=$(FIBER_SJLJ) \
+	    CONFIGURE_ARGS=--with-coroutine=sjlj
+## make fiber-ucontext  upstream's ucontext backend, for comparison, into build/_ucontext
+FIBER_UCONTEXT ?= $(CURDIR)/build/_ucontext
+fiber-ucontext:
+	@$(MAKE) --no-print-directory build OBJ=build/obj-ucontext PREFIX=$(FIBER_UCONTEXT) \
+	    CONFIGURE_ARGS=--with-coroutine=ucontext
+
+## make check-fiber-sjlj  MRI's bootstraptest and the fiber tests of test-all on the sjlj
+##                   backend; SJLJ_TESTS=all runs the whole of test-all
+SJLJ_TESTS ?= ruby/test_fiber.rb ruby/test_fiber_stack.rb fiber ruby/test_enumerator.rb \
+    ruby/test_continuation.rb ruby/test_thread.rb ruby/test_vm_stack.rb
+check-fiber-sjlj: fiber-sjlj
+	@OBJ=build/obj-sjlj PREFIX=$(FIBER_SJLJ) CHECK_SUITES="test test-all" \
+	  $(if $(filter all,$(SJLJ_TESTS)),,TESTS="$(SJLJ_TESTS)") \
+	  CHECK_LOGS=build/check-fiber-sjlj tool/check.sh
+
+## make bench-fiber  seed 002 figs. 4-11 and seed 001 tables 2-4 with fibers: the fork (amd64),
+##                   its sjlj and ucontext backends, the fork without the stack cache,
+##                   and vanilla -> results/fiber-*.md, .png (about 40 minutes)
+bench-fiber: build vanilla fiber-sjlj fiber-ucontext
+	@FORK=$(PREFIX)/bin/ruby SJLJ=$(FIBER_SJLJ)/bin/ruby UCONTEXT=$(FIBER_UCONTEXT)/bin/ruby \
+	    VANILLA=$(VANILLA_PREFIX)/bin/ruby benchmark/fiber/run.sh
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
 clean:
