@@ -160,7 +160,7 @@ fiber-ucontext:
 ## make check-fiber-sjlj  MRI's bootstraptest and the fiber tests of test-all on the sjlj
 ##                   backend; SJLJ_TESTS=all runs the whole of test-all
 SJLJ_TESTS ?= ruby/test_fiber.rb ruby/test_fiber_stack.rb fiber ruby/test_enumerator.rb \
-    ruby/test_continuation.rb ruby/test_thread.rb ruby/test_vm_stack.rb
+    ruby/test_continuation.rb
 check-fiber-sjlj: fiber-sjlj
 	@OBJ=build/obj-sjlj PREFIX=$(FIBER_SJLJ) CHECK_SUITES="test test-all" \
 	  $(if $(filter all,$(SJLJ_TESTS)),,TESTS="$(SJLJ_TESTS)") \
