@@ -168,7 +168,7 @@ check-fiber-sjlj: fiber-sjlj
 
 ## make bench-fiber  seed 002 figs. 4-11 and seed 001 tables 2-4 with fibers: the fork (amd64),
 ##                   its sjlj and ucontext backends, the fork without the stack cache,
-##                   and vanilla -> results/fiber-*.md, .png (about 25 minutes)
+##                   and vanilla -> results/fiber-*.md, .png (about 25 minutes; FIGS="4 10" for some)
 bench-fiber: build vanilla fiber-sjlj fiber-ucontext
 	@FORK=$(PREFIX)/bin/ruby SJLJ=$(FIBER_SJLJ)/bin/ruby UCONTEXT=$(FIBER_UCONTEXT)/bin/ruby \
 	    VANILLA=$(VANILLA_PREFIX)/bin/ruby benchmark/fiber/run.sh
