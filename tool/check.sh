@@ -6,7 +6,7 @@
 #
 #   CHECK_SUITES="tools test test-all test-spec dropin"  which suites to run
 #   OBJ=build/obj PREFIX=_install                        which build to test
-#   TEST_JOBS=2                                          test-all's -j
+#   TEST_JOBS=2                                          test-all's and bootstraptest's -j
 #   TESTOPTS=... MSPECOPT=...                            passed through
 #   TESTS=... (test-all) BTESTS=... (bootstraptest files) which tests to run
 #
@@ -98,7 +98,7 @@ for suite in $SUITES; do
         record_own tools "$rc" "$log"
         ;;
     test)
-        rc=0; run_suite test "$log" make -C "$OBJ" test TESTOPTS="${BTESTOPTS:-}" ${BTESTS:+BTESTS="$BTESTS"} || rc=$?
+        rc=0; run_suite test "$log" make -C "$OBJ" test TESTOPTS="${BTESTOPTS:--j$TEST_JOBS}" ${BTESTS:+BTESTS="$BTESTS"} || rc=$?
         # bootstraptest: "PASS all N tests" or "FAIL m/N tests failed".
         line=$(grep -E '^(PASS all [0-9]+ tests|FAIL [0-9]+/[0-9]+ tests failed)' "$log" | head -1)
         if [[ $line =~ ^PASS\ all\ ([0-9]+) ]]; then p=${BASH_REMATCH[1]} f=0
