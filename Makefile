@@ -11,6 +11,11 @@ CONFIGURE_ARGS ?=
 OBJ            ?= build/obj
 
 comma := ,
+# The debug and sjlj builds exist for their checks: they leave out the
+# extensions that neither bootstraptest nor their test files load, to shorten
+# their cold builds in CI.  CHECK_BUILD_ARGS= builds everything (needed for
+# DEBUG_TESTS=all or SJLJ_TESTS=all).
+CHECK_BUILD_ARGS ?= --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,win32ole
 
 export JOBS PREFIX VANILLA_PREFIX
 
@@ -67,6 +72,13 @@ check-vanilla: vanilla
 BTESTS_MOVE_ONLY = $(wildcard build/src/bootstraptest/test_yjit_30k_*.rb) build/src/bootstraptest/test_ractor.rb
 BTESTS_PROTECT = $(filter-out $(BTESTS_MOVE_ONLY),$(wildcard build/src/bootstraptest/test_*.rb))
 DEBUG_TESTS ?= ruby
+# DEBUG_TESTS=vmstack: the files of test/ruby that work the VM stack hardest (deep
+# recursion, frames held across calls, fibers, threads, non-local exits,
+# tracing, C methods that yield); CI runs these, test/ruby being 10 minutes more.
+DEBUG_TESTS_VMSTACK = $(addprefix ruby/test_,vm_stack.rb stack.rb fiber.rb thread.rb \
+    exception.rb proc.rb method.rb call.rb keyword.rb eval.rb backtrace.rb settracefunc.rb \
+    iterator.rb enumerator.rb lazy_enumerator.rb continuation.rb super.rb yield.rb \
+    lambda.rb gc.rb array.rb hash.rb enum.rb rubyvm_mvm.rb)
 DEBUG_MODE ?= move
 # Subprocess and worker timeouts, for the debug modes' own slowness only.
 DEBUG_TIMEOUT_SCALE ?= 4
@@ -77,7 +89,8 @@ DEBUG_PREFIX = build/_debug$(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LA
 DEBUG_LOGS = build/check-vmstack-debug$(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LAYOUT))
 check-vmstack-debug: src
 	@tool/build.sh build/src $(DEBUG_OBJ) $(DEBUG_PREFIX) --enable-vm-stack-debug \
-	  $(if $(filter-out linked,$(DEBUG_LAYOUT)),--with-vm-stack=$(DEBUG_LAYOUT)) $(CONFIGURE_ARGS)
+	  $(if $(filter-out linked,$(DEBUG_LAYOUT)),--with-vm-stack=$(DEBUG_LAYOUT)) \
+	  $(CHECK_BUILD_ARGS) $(CONFIGURE_ARGS)
 	@RUBY_VM_STACK_DEBUG=protect,move OBJ=$(DEBUG_OBJ) PREFIX=$(DEBUG_PREFIX) \
 	  BTESTS="$(abspath $(BTESTS_PROTECT))" CHECK_SUITES="test" \
 	  CHECK_LOGS=$(DEBUG_LOGS)/protect-move tool/check.sh
@@ -87,7 +100,8 @@ check-vmstack-debug: src
 	@if [ -n "$(DEBUG_TESTS)" ]; then \
 	  RUBY_VM_STACK_DEBUG=$(DEBUG_MODE) RUBY_TEST_TIMEOUT_SCALE=$(DEBUG_TIMEOUT_SCALE) \
 	  OBJ=$(DEBUG_OBJ) PREFIX=$(DEBUG_PREFIX) \
-	  $(if $(filter all,$(DEBUG_TESTS)),,TESTS="$(DEBUG_TESTS)") CHECK_SUITES="test-all" \
+	  $(if $(filter all,$(DEBUG_TESTS)),,TESTS="$(if $(filter vmstack,$(DEBUG_TESTS)),$(DEBUG_TESTS_VMSTACK),$(DEBUG_TESTS))") \
+	  CHECK_SUITES="test-all" \
 	  CHECK_LOGS=$(DEBUG_LOGS)/$(subst $(comma),-,$(DEBUG_MODE))-test-all tool/check.sh; fi
 
 ## make check-tools  only the tooling's own tests
@@ -150,7 +164,7 @@ bench-vmstack-icount: build vanilla vmstack-fixed vmstack-copy
 FIBER_SJLJ ?= $(CURDIR)/build/_sjlj
 fiber-sjlj:
 	@$(MAKE) --no-print-directory build OBJ=build/obj-sjlj PREFIX=$(FIBER_SJLJ) \
-	    CONFIGURE_ARGS=--with-coroutine=sjlj
+	    CONFIGURE_ARGS="--with-coroutine=sjlj $(CHECK_BUILD_ARGS)"
 ## make fiber-ucontext  upstream's ucontext backend, for comparison, into build/_ucontext
 FIBER_UCONTEXT ?= $(CURDIR)/build/_ucontext
 fiber-ucontext:
