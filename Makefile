@@ -74,7 +74,7 @@ BTESTS_PROTECT = $(filter-out $(BTESTS_MOVE_ONLY),$(wildcard build/src/bootstrap
 DEBUG_TESTS ?= ruby
 # DEBUG_TESTS=vmstack: the files of test/ruby that work the VM stack hardest (deep
 # recursion, frames held across calls, fibers, threads, non-local exits,
-# tracing, C methods that yield); CI runs these, test/ruby being 10 minutes more.
+# tracing, C methods that yield); CI runs these, to keep within its time.
 DEBUG_TESTS_VMSTACK = $(addprefix ruby/test_,vm_stack.rb stack.rb fiber.rb thread.rb \
     exception.rb proc.rb method.rb call.rb keyword.rb eval.rb backtrace.rb settracefunc.rb \
     iterator.rb enumerator.rb lazy_enumerator.rb continuation.rb super.rb yield.rb \

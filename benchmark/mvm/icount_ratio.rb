@@ -5,15 +5,11 @@
 #
 #   ruby benchmark/mvm/icount_ratio.rb results/data/mvm-icount.tsv [CAND=mvm] [BASE=prev] [N=10]
 require_relative "../lib/stats"
+require_relative "../lib/icount_samples"
 
 tsv, cand, base, n = ARGV[0], ARGV[1] || "mvm", ARGV[2] || "prev", Integer(ARGV[3] || 10)
 abort "usage: #{$0} TSV [CAND] [BASE] [N]" unless tsv && File.exist?(tsv)
-per = Hash.new { |h, k| h[k] = {} }
-File.foreach(tsv) do |l|
-  file, job, ruby, iters, ir = l.chomp.split("\t")
-  key = file.end_with?(".rb") ? job : "#{file.sub(/\.yml\z/, '')}/#{job}"
-  per[key][ruby] = Integer(ir).to_f / Integer(iters)   # the last sample, as icount.rb's report
-end
+per = IcountSamples.per_job(tsv)
 ratios = per.filter_map { |k, by| [k, by[cand] / by[base], by[base]] if by[cand] && by[base] && by[base] > 0 }
 abort "no job has both #{cand} and #{base}" if ratios.empty?
 r = ratios.map { _2 }

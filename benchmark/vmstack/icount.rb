@@ -27,6 +27,7 @@ require "rbconfig"
 require "time"
 require "set"
 require_relative "../lib/stats"
+require_relative "../lib/icount_samples"
 
 ROOT = File.expand_path("../..", __dir__)
 bench_dir = File.join(ROOT, "build/src/benchmark")
@@ -217,13 +218,7 @@ if opts[:report_only]
 end
 
 # per job: {ruby => instructions per iteration}
-per = Hash.new { |h, k| h[k] = {} }
-File.foreach(tsv) do |l|
-  file, job, ruby, n, ir = l.chomp.split("\t")
-  next if opts[:filter] && !file.match?(opts[:filter])
-  key = file.end_with?(".rb") ? job : "#{file.sub(/\.yml\z/, '')}/#{job}"
-  per[key][ruby] = Integer(ir).to_f / Integer(n)
-end
+per = IcountSamples.per_job(tsv, filter: opts[:filter])
 abort "no samples in #{tsv}" if per.empty?
 cands = (per.values.flat_map(&:keys).uniq - ["vanilla"]).sort_by { |c| rubies.keys.index(c) || 99 } if opts[:report_only]
 rows = cands.to_h do |c|
