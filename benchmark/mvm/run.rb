@@ -1,0 +1,112 @@
+# The MVM measurements of issue 15 (seed 004 tables 1-2, fig. 11), fork and
+# vanilla 3.3.8 alternating in one run, medians of several runs with the
+# spread, peak RSS from /usr/bin/time -v.  Writes results/mvm-FIG.md and its
+# PNG plots.
+#
+#   ruby benchmark/mvm/run.rb table2 [--runs 5] [--n 500]
+#   ruby benchmark/mvm/run.rb split  [--runs 5]
+#   ruby benchmark/mvm/run.rb gc     [--runs 5]
+#
+# FORK / VANILLA name the rubies (default _install/bin/ruby, _vanilla/bin/ruby).
+require "optparse"
+require "open3"
+require "fileutils"
+require_relative "../lib/stats"
+
+ROOT = File.expand_path("../..", __dir__)
+fig = ARGV.shift or abort "usage: #{$0} table2|split|gc [--runs N] [--n N]"
+opts = {runs: 5, n: 500}
+OptionParser.new do |o|
+  o.on("--runs N", Integer) { opts[:runs] = _1 }
+  o.on("--n N", Integer) { opts[:n] = _1 }
+end.parse!(ARGV)
+RUBIES = {
+  "fork" => ENV.fetch("FORK", File.join(ROOT, "_install/bin/ruby")),
+  "vanilla" => ENV.fetch("VANILLA", File.join(ROOT, "_vanilla/bin/ruby")),
+}
+here = __dir__
+
+# [row label, ruby, script, env] for every configuration of the figure
+configs =
+  case fig
+  when "table2"
+    %w[thread ractor fork spawn spawn_nogems vm vm_nogems].flat_map do |m|
+      rubies = m.start_with?("vm") ? %w[fork] : %w[fork vanilla]
+      rubies.map { |r| ["#{m}", r, "#{here}/create.rb", {"METHOD" => m, "N" => opts[:n].to_s}] }
+    end
+  when "split"
+    [1, 2, 4].flat_map do |k|
+      [["vm", %w[fork]], ["ractor", %w[fork vanilla]], ["process", %w[fork vanilla]]].flat_map do |kind, rs|
+        rs.map { |r| ["#{kind} K=#{k}", r, "#{here}/split.rb", {"KIND" => kind, "K" => k.to_s}] }
+      end
+    end
+  when "gc"
+    [["vm", %w[fork]], ["ractor", %w[fork vanilla]]].flat_map do |kind, rs|
+      rs.map { |r| [kind, r, "#{here}/gc_beside.rb", {"KIND" => kind}] }
+    end
+  else abort "unknown figure #{fig}"
+  end
+
+samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } }
+opts[:runs].times do |round|
+  list = round.even? ? configs : configs.reverse   # alternate the order
+  list.each do |label, rname, script, env|
+    out, err, st = Open3.capture3(env, "/usr/bin/time", "-v", RUBIES.fetch(rname), script)
+    abort "#{label} #{rname} failed:\n#{out}\n#{err}" unless st.success?
+    key = [label, rname]
+    out.scan(/^BENCH (\w+)=([\d.e+-]+)$/) { samples[key][$1] << Float($2) }
+    samples[key]["rss_kb"] << Float(err[/Maximum resident set size \(kbytes\): (\d+)/, 1])
+    $stderr.print "."
+  end
+end
+$stderr.puts
+
+keys = samples.values.flat_map(&:keys).uniq
+cell = ->(xs) { xs.empty? ? "" : format("%.4g (%.4g..%.4g)", Stats.median(xs), xs.min, xs.max) }
+cmd = "ruby benchmark/mvm/run.rb #{fig} --runs #{opts[:runs]}#{fig == "table2" ? " --n #{opts[:n]}" : ""}"
+series = `git -C #{ROOT} log -1 --format=%h -- patches`.strip
+rows = samples.map do |(label, rname), by|
+  "| #{label} | #{rname} | " + keys.map { |k| cell.(by[k]) }.join(" | ") + " |"
+end
+title = {"table2" => "Seed 004 table 2: create, run an empty program and wait, #{opts[:n]} times",
+         "split" => "Seed 004 fig. 11: a CPU-bound program split over K workers (2 cores)",
+         "gc" => "A CPU-bound worker alone and beside a GC-heavy one"}[fig]
+md = <<~MD
+  # #{title}
+
+  Medians of #{opts[:runs]} runs of each configuration, the order alternating between rounds,
+  with (min..max); rss_kb is the peak RSS of the whole process (`/usr/bin/time -v`).
+  fork = `_install/bin/ruby` (series at #{series}), vanilla = 3.3.8 from the same tarball,
+  same flags (`_vanilla/bin/ruby`).
+
+  Command: `#{cmd}`
+
+  | configuration | ruby | #{keys.join(" | ")} |
+  |---|---|#{"---|" * keys.size}
+  #{rows.join("\n")}
+MD
+FileUtils.mkdir_p(File.join(ROOT, "results"))
+path = File.join(ROOT, "results/mvm-#{fig}.md")
+File.write(path, md)
+
+# one plot of the main figure: per_ms / time_s / beside_gc_s
+metric = {"table2" => "per_ms", "split" => "time_s", "gc" => "beside_gc_s"}[fig]
+dat = File.join(ROOT, "results/data/mvm-#{fig}.dat")
+FileUtils.mkdir_p(File.dirname(dat))
+File.write(dat, samples.map.with_index { |((label, rname), by), i|
+  "#{i} \"#{label} (#{rname})\" #{Stats.median(by[metric])}\n" }.join)
+png = File.join(ROOT, "results/mvm-#{fig}.png")
+IO.popen(["gnuplot"], "w") do |g|
+  g.puts <<~GP
+    set terminal png size 900,500
+    set output "#{png}"
+    set title "#{title}"
+    set style fill solid 0.6
+    set boxwidth 0.7
+    set ylabel "#{metric} (median)"
+    set xtics rotate by -45
+    #{fig == "table2" ? "set logscale y" : ""}
+    plot "#{dat}" using 1:3:xtic(2) with boxes notitle
+  GP
+end
+puts md
