@@ -41,7 +41,7 @@ configs =
       end
     end
   when "gc"
-    [["vm", %w[fork]], ["ractor", %w[fork vanilla]]].flat_map do |kind, rs|
+    [["vm", %w[fork]], ["ractor", %w[fork vanilla]], ["process", %w[fork vanilla]]].flat_map do |kind, rs|
       rs.map { |r| [kind, r, "#{here}/gc_beside.rb", {"KIND" => kind}] }
     end
   else abort "unknown figure #{fig}"
@@ -98,8 +98,9 @@ File.write(dat, samples.map.with_index { |((label, rname), by), i|
 png = File.join(ROOT, "results/mvm-#{fig}.png")
 IO.popen(["gnuplot"], "w") do |g|
   g.puts <<~GP
-    set terminal png size 900,500
+    set terminal png size 900,500 noenhanced
     set output "#{png}"
+    set bmargin 9
     set title "#{title}"
     set style fill solid 0.6
     set boxwidth 0.7
