@@ -108,6 +108,12 @@ check-vmstack-debug: src
 check-tools:
 	@tool/test/run.sh
 
+## make check-mvm-bootstraptest  bootstraptest with every program in a child VM of one process
+##                   (tool/mvm-bt; MVM_BT_FILES=... to run some files); not yet in CI
+MVM_BT_FILES ?= $(wildcard build/src/bootstraptest/test_*.rb)
+check-mvm-bootstraptest: build
+	@tool/mvm-bt/run.sh $(PREFIX)/bin/ruby build/src $(MVM_BT_FILES)
+
 ## make export       write build/src's commits to patches/
 export:
 	@tool/export.sh

@@ -189,5 +189,30 @@ out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "alpha/0001-Alpha-one.patch" <<<"$out"; then ok "verify fails on a broken patch, naming it"
 else nok "verify fails on a broken patch, naming it" "$out"; fi
 
+# bootstraptest in child VMs (tool/mvm-bt), with the installed fork when there is one.
+ROOT=$(cd "$TOOL/.." && pwd)
+RUBY_MVM=${PREFIX:-$ROOT/_install}/bin/ruby
+if [ -x "$RUBY_MVM" ] && [ -f "$ROOT/build/src/bootstraptest/runner.rb" ] &&
+   "$RUBY_MVM" --disable-gems -e 'exit RubyVM.respond_to?(:main?)' 2>/dev/null; then
+    mkdir -p "$WORK/bt"
+    cat > "$WORK/bt/test_mvm_ok.rb" <<'EOT'
+assert_equal 'ok', %q{print :ok}
+assert_equal 'false', %q{print RubyVM.main?}
+assert_equal '3', %q{$stderr.print "e"; STDOUT.print 1 + 2}
+assert_normal_exit %q{exit 0}
+EOT
+    cat > "$WORK/bt/test_mvm_ng.rb" <<'EOT'
+assert_equal 'ok', %q{print :ng}
+EOT
+    out=$(cd "$WORK/bt" && "$TOOL/mvm-bt/run.sh" "$RUBY_MVM" "$ROOT/build/src" test_mvm_ok.rb 2>&1); rc=$?
+    if [ $rc -eq 0 ] && grep -q "PASS all 4 tests" <<<"$out"; then ok "mvm-bt runs bootstraptest programs in child VMs"
+    else nok "mvm-bt runs bootstraptest programs in child VMs" "$out"; fi
+    out=$(cd "$WORK/bt" && "$TOOL/mvm-bt/run.sh" "$RUBY_MVM" "$ROOT/build/src" test_mvm_ng.rb 2>&1); rc=$?
+    if [ $rc -ne 0 ] && grep -q "FAIL 1/1" <<<"$out"; then ok "mvm-bt reports a failing program"
+    else nok "mvm-bt reports a failing program" "$out"; fi
+else
+    echo "  skip  mvm-bt: no installed fork with RubyVM.new ($RUBY_MVM)"
+fi
+
 echo "tools: $pass passed, $fail failed"
 [ $fail -eq 0 ]
