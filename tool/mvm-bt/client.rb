@@ -4,6 +4,7 @@
 require "socket"
 if ARGV == ["-v"] # the runner asks the target's version: the same binary
   puts RUBY_DESCRIPTION
+  $stdout.flush
   exit!(0)
 end
 req = Marshal.dump([ARGV, Dir.pwd])

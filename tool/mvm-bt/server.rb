@@ -24,6 +24,18 @@ WRAPPER = <<~'RUBY'
   $0 = prog
   load prog
 RUBY
+# `ruby -c` prints "Syntax OK" with C's printf, on the process's stdout, and
+# runs none of the options' code: check the program's syntax in the wrapper
+SYNTAX_CHECK = <<~'RUBY'
+  out, err, prog = RubyVM::ARGV
+  begin
+    RubyVM::AbstractSyntaxTree.parse_file(prog)
+    File.write(out, "Syntax OK\n")
+  rescue SyntaxError => e
+    File.write(err, "#{e.message}\n")
+    exit 1
+  end
+RUBY
 $stdout.sync = true
 puts "ready"
 loop do
@@ -37,8 +49,9 @@ loop do
       opts = argv[0..-2]
       status =
         if prog && !prog.start_with?("-") && File.file?(File.expand_path(prog, cwd))
+          check = opts.delete("-c") # assert_valid_syntax's
           Dir.chdir(cwd) do
-            RubyVM.new("bt", *opts, "-e", WRAPPER).start(out, err, File.expand_path(prog, cwd)).join
+            RubyVM.new("bt", *opts, "-e", check ? SYNTAX_CHECK : WRAPPER).start(out, err, File.expand_path(prog, cwd)).join
           end
         else # -v and the like: run as is
           RubyVM.new("bt", *argv).start.join
