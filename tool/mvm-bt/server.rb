@@ -42,6 +42,9 @@ loop do
   conn = server.accept
   begin
     argv, cwd = Marshal.load(conn.read(Integer(conn.gets)))
+    # ENV is the process's: each program starts with the server's, as each
+    # ruby process would start with the runner's
+    env = ENV.to_h
     Dir.mktmpdir("mvm-bt") do |tmp|
       out, err = File.join(tmp, "out"), File.join(tmp, "err")
       File.write(out, ""); File.write(err, "")
@@ -63,6 +66,7 @@ loop do
     res = Marshal.dump([1, "", "mvm-bt server: #{e.class}: #{e.message}\n"])
     conn.write("#{res.bytesize}\n", res) rescue nil
   ensure
+    ENV.replace(env) if env
     conn.close
   end
 end
