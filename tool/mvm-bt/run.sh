@@ -5,7 +5,8 @@ set -euo pipefail
 ruby=$1 src=$2; shift 2
 here=$(cd "$(dirname "$0")" && pwd)
 tmp=$(mktemp -d)
-trap 'kill $server 2>/dev/null; [ -n "${MVM_BT_KEEP_LOG:-}" ] && cp "$tmp/server.log" "$MVM_BT_KEEP_LOG"; rm -rf "$tmp"' EXIT
+# KILL: the server traps TERM and the like, which the programs send their own process
+trap 'kill -KILL $server 2>/dev/null; [ -n "${MVM_BT_KEEP_LOG:-}" ] && cp "$tmp/server.log" "$MVM_BT_KEEP_LOG"; rm -rf "$tmp"' EXIT
 export MVM_BT_SOCKET=$tmp/bt.sock
 "$ruby" "$here/server.rb" "$MVM_BT_SOCKET" > "$tmp/server.log" 2>&1 &
 server=$!
