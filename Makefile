@@ -109,7 +109,7 @@ check-tools:
 	@tool/test/run.sh
 
 ## make check-mvm-bootstraptest  bootstraptest with every program in a child VM of one process
-##                   (tool/mvm-bt; MVM_BT_FILES=... to run some files); not yet in CI
+##                   (tool/mvm-bt; MVM_BT_FILES=... to run some files); CI runs it
 MVM_BT_FILES ?= $(wildcard build/src/bootstraptest/test_*.rb)
 check-mvm-bootstraptest: build
 	@tool/mvm-bt/run.sh $(PREFIX)/bin/ruby build/src $(MVM_BT_FILES)

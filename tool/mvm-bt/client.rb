@@ -1,18 +1,11 @@
-# The runner's target ruby in bootstraptest's MVM mode: hands its command line
-# to server.rb (MVM_BT_SOCKET), which runs it in a child VM, and gives back
-# its output and exit status.
+# The runner's target ruby in bootstraptest's MVM mode: hands its command
+# line, its directory and its stdin, stdout and stderr to server.rb
+# (MVM_BT_SOCKET), which runs the command line in a child VM on them, and
+# exits with that VM's status.
 require "socket"
-if ARGV == ["-v"] # the runner asks the target's version: the same binary
-  puts RUBY_DESCRIPTION
-  $stdout.flush
-  exit!(0)
-end
 req = Marshal.dump([ARGV, Dir.pwd])
 s = UNIXSocket.new(ENV.fetch("MVM_BT_SOCKET"))
+# the descriptors first: a buffered read of the request would drop them
+[STDIN, STDOUT, STDERR].each { |io| s.send_io(io) }
 s.write("#{req.bytesize}\n", req)
-status, out, err = Marshal.load(s.read(Integer(s.gets)))
-$stdout.write(out)
-$stderr.write(err)
-$stdout.flush
-$stderr.flush
-exit!(status)
+exit!(Integer(s.gets || 1))
