@@ -33,7 +33,12 @@ configs =
     %w[thread ractor fork spawn spawn_nogems vm vm_nogems].flat_map do |m|
       rubies = m.start_with?("vm") ? %w[fork] : %w[fork vanilla]
       rubies.map { |r| ["#{m}", r, "#{here}/create.rb", {"METHOD" => m, "N" => opts[:n].to_s}] }
-    end
+    end +
+      # the same without VMs booted ahead
+      %w[vm vm_nogems].map do |m|
+        ["#{m} RUBY_MVM_PREBOOT=0", "fork", "#{here}/create.rb",
+         {"METHOD" => m, "N" => opts[:n].to_s, "RUBY_MVM_PREBOOT" => "0"}]
+      end
   when "split"
     [1, 2, 4].flat_map do |k|
       [["vm", %w[fork]], ["ractor", %w[fork vanilla]], ["process", %w[fork vanilla]]].flat_map do |kind, rs|
