@@ -9,9 +9,8 @@
 #
 # FORK / VANILLA name the rubies (default _install/bin/ruby, _vanilla/bin/ruby).
 require "optparse"
-require "open3"
 require "fileutils"
-require_relative "../lib/stats"
+require_relative "../lib/alternating"
 
 ROOT = File.expand_path("../..", __dir__)
 fig = ARGV.shift or abort "usage: #{$0} table2|split|gc [--runs N] [--n N]"
@@ -52,22 +51,10 @@ configs =
   else abort "unknown figure #{fig}"
   end
 
-samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } }
-opts[:runs].times do |round|
-  list = round.even? ? configs : configs.reverse   # alternate the order
-  list.each do |label, rname, script, env|
-    out, err, st = Open3.capture3(env, "/usr/bin/time", "-v", RUBIES.fetch(rname), script)
-    abort "#{label} #{rname} failed:\n#{out}\n#{err}" unless st.success?
-    key = [label, rname]
-    out.scan(/^BENCH (\w+)=([\d.e+-]+)$/) { samples[key][$1] << Float($2) }
-    samples[key]["rss_kb"] << Float(err[/Maximum resident set size \(kbytes\): (\d+)/, 1])
-    $stderr.print "."
-  end
-end
-$stderr.puts
+samples = Alternating.run(configs, RUBIES, opts[:runs])
 
 keys = samples.values.flat_map(&:keys).uniq
-cell = ->(xs) { xs.empty? ? "" : format("%.4g (%.4g..%.4g)", Stats.median(xs), xs.min, xs.max) }
+cell = Alternating.method(:cell)
 cmd = "ruby benchmark/mvm/run.rb #{fig} --runs #{opts[:runs]}#{fig == "table2" ? " --n #{opts[:n]}" : ""}"
 series = `git -C #{ROOT} log -1 --format=%h -- patches`.strip
 rows = samples.map do |(label, rname), by|
