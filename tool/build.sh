@@ -77,6 +77,17 @@ if [ -d "$src/.git" ]; then
     fi
 fi
 
+# parse.c too: the tarball ships it, generated from its parse.y, and make
+# regenerates it in the build directory only when the tree's copy is older
+# than parse.y.  A git operation that rewrites the tree's copy makes it the
+# newer, and a new build directory would compile upstream's parser.  When a
+# patch changes parse.y the tree's copy goes (skip-worktree, as src.sh marks
+# the instruction tables), so that every build directory generates its own.
+if [ -d "$src/.git" ] && [ -f "$src/parse.c" ] && ! git -C "$src" diff --quiet upstream -- parse.y; then
+    git -C "$src" update-index --skip-worktree parse.c
+    rm -f "$src/parse.c"
+fi
+
 args=(--prefix="$prefix" --disable-yjit --disable-install-doc "$@")
 argsfile=$obj/.fork-configure-args
 if [ ! -f "$obj/config.status" ] || [ ! -f "$obj/Makefile" ] ||

@@ -49,9 +49,9 @@ make_tree() {   # dest
 # ours: configure (from configure.ac, when a patch changes that) and
 # revision.h (upstream's file2lastrev.rb writes the git HEAD it finds
 # there, as in any git checkout of CRuby), and the instruction tables
-# generated from insns.def, which build.sh removes when a patch changes
-# insns.def.  git status ignores them.
-GENERATED="configure revision.h $INSNS_GENERATED"
+# generated from insns.def and parse.c from parse.y, which build.sh removes
+# when a patch changes insns.def or parse.y.  git status ignores them.
+GENERATED="configure revision.h parse.c $INSNS_GENERATED"
 mark_generated() {   # dir
     local f
     for f in $GENERATED; do
