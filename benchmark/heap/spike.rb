@@ -2,7 +2,7 @@
 # at once and then dropped, then IDLE seconds of sleep with RSS sampled
 # every STEP seconds.  Prints BENCH lines (kB) and "RSS t kb" samples.
 #
-#   SPIKE_MB=1024 IDLE=30 STEP=0.5 ruby benchmark/heap/spike.rb
+#   SPIKE_MB=1024 IDLE=30 STEP=0.5 [SPIKE_ON=fiber|thread] ruby benchmark/heap/spike.rb
 spike_mb = Integer(ENV.fetch("SPIKE_MB", "1024"))
 idle = Float(ENV.fetch("IDLE", "30"))
 step = Float(ENV.fetch("STEP", "0.5"))
@@ -13,14 +13,24 @@ def now = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 GC.start
 before = rss_kb
 t0 = now
-keep = []
-bytes = 0
-while bytes < spike_mb << 20
-  keep << "x" * 200          # a 240-byte slot each (variable width)
-  bytes += 240
+# On a Fiber (SPIKE_ON=fiber, the default) or a Thread that ends, so that
+# no stack (scanned conservatively) keeps the Array once it is dropped, as a
+# request's objects on a server.  A Thread mallocs from its own glibc arena,
+# whose top glibc never trims (malloc_trim trims the main arena's only).
+spike = lambda do
+  keep = []
+  bytes = 0
+  while bytes < spike_mb << 20
+    keep << "x" * 200        # a 240-byte slot each (variable width)
+    bytes += 240
+  end
+  rss_kb
 end
-peak = rss_kb
-keep = nil
+peak = case ENV.fetch("SPIKE_ON", "fiber")
+       when "fiber" then Fiber.new(&spike).resume
+       when "thread" then Thread.new(&spike).value
+       else abort "SPIKE_ON=fiber or thread"
+       end
 t1 = now
 puts "BENCH rss_before_kb=#{before}"
 puts "BENCH rss_peak_kb=#{peak}"
