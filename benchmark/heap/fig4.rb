@@ -26,4 +26,5 @@ t1 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 puts "BENCH time_s=#{t1 - t0}"
 puts "BENCH gc_ms=#{GC.stat(:time) - gc0}"
 puts "BENCH gc_count=#{GC.count - count0}"
+puts "BENCH pressure_events=#{GC.stat[:pressure_events] || 0}"
 ary.size
