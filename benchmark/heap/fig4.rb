@@ -4,9 +4,9 @@
 # the default) or a short String (TEMP=string).  Prints BENCH lines: wall
 # time, GC time (GC.stat(:time)), GC count.
 #
-#   LIVE=10000 N=10000000 TEMP=float ruby benchmark/heap/fig4.rb
+#   LIVE=10000 N=50000000 TEMP=float ruby benchmark/heap/fig4.rb
 live = Integer(ENV.fetch("LIVE", "10000"))
-n = Integer(ENV.fetch("N", "10000000"))
+n = Integer(ENV.fetch("N", "50000000"))
 temp = ENV.fetch("TEMP", "float")
 
 ary = Array.new(live) { |i| i.to_s }

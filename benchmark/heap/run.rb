@@ -2,7 +2,11 @@
 # alternating in one run, medians of several runs with the spread, peak RSS
 # from /usr/bin/time -v.  Writes results/heap-FIG.md and its PNG plot.
 #
-#   ruby benchmark/heap/run.rb fig4 [--runs 5] [--n 10000000] [--temp float|string]
+#   ruby benchmark/heap/run.rb fig4 [--runs 5] [--n 50000000] [--temp float|string]
+#
+# N defaults to the paper's 50,000,000 iterations (its fig. 3).  With fewer the
+# loop's first GCs, which age the objects the interpreter's start left young
+# (the fork collects less often while it boots), weigh on the GC time.
 #
 # FORK / VANILLA name the rubies (default _install/bin/ruby, _vanilla/bin/ruby).
 require "optparse"
@@ -11,7 +15,7 @@ require_relative "../lib/alternating"
 
 ROOT = File.expand_path("../..", __dir__)
 fig = ARGV.shift or abort "usage: #{$0} fig4 [--runs N] [--n N] [--temp float|string]"
-opts = {runs: 5, n: 10_000_000, temp: "float"}
+opts = {runs: 5, n: 50_000_000, temp: "float"}
 OptionParser.new do |o|
   o.on("--runs N", Integer) { opts[:runs] = _1 }
   o.on("--n N", Integer) { opts[:n] = _1 }
