@@ -2,13 +2,19 @@
 # (not through vanilla): per job the median over rounds of the per-round
 # ratio of times (> 1: A is slower; i/s inverted), then the geometric mean
 # over jobs, per round, and over the jobs a regexp picks and the rest.
+# With --by-share, also by how much each job's file collects on the ruby
+# that benchmark/heap/gc_share.sh measured: fewer than 5 GCs, and GC's share
+# of CPU time under 5%, 5-10% and 10% or more.
 #
-#   ruby benchmark/heap/suite_ratio.rb SAMPLES.tsv [A B [GC_REGEXP]]
+#   ruby benchmark/heap/suite_ratio.rb SAMPLES.tsv [A B [GC_REGEXP]] [--by-share SHARE.tsv]
 #
 # Defaults: A = heap, B = preheap, GC_REGEXP the GC-heavy jobs of results/heap.md.
-tsv, a, b, pick = ARGV[0], ARGV[1] || "heap", ARGV[2] || "preheap",
-  Regexp.new(ARGV[3] || "gc|string|so_count_words|so_k_nucleotide|app_erb|vm_eval|lc_fizzbuzz")
-abort "usage: suite_ratio.rb SAMPLES.tsv [A B [GC_REGEXP]]" unless tsv && File.file?(tsv)
+require_relative "../lib/stats"
+args = ARGV.dup
+share_tsv = (i = args.index("--by-share")) && args.slice!(i, 2)[1]
+tsv, a, b, pick = args[0], args[1] || "heap", args[2] || "preheap",
+  Regexp.new(args[3] || "gc|string|so_count_words|so_k_nucleotide|app_erb|vm_eval|lc_fizzbuzz")
+abort "usage: suite_ratio.rb SAMPLES.tsv [A B [GC_REGEXP]] [--by-share SHARE.tsv]" unless tsv && File.file?(tsv)
 samples = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = {} } }
 larger_better = {}
 File.foreach(tsv) do |line|
@@ -18,8 +24,8 @@ File.foreach(tsv) do |line|
   samples[key][round][exe] = Float(value)
   larger_better[key] = lb == "1"
 end
-median = ->(x) { x = x.sort; n = x.size; n.odd? ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2 }
-geomean = ->(x) { Math.exp(x.sum { Math.log(_1) } / x.size) }
+median = Stats.method(:median)
+geomean = Stats.method(:geomean)
 per_job = {}
 per_round = Hash.new { |h, k| h[k] = [] }
 samples.each do |key, rounds|
@@ -39,3 +45,18 @@ per_round.sort.each { |r, x| puts "  round #{r}: #{x.size} jobs, #{geomean.(x).r
 puts "  /#{pick.source}/: #{picked.size} jobs, #{geomean.(picked.values).round(4)}" unless picked.empty?
 puts "  the rest: #{rest.size} jobs, #{geomean.(rest.values).round(4)}" unless rest.empty?
 puts "  over 1.05: #{per_job.count { _2 > 1.05 }}, under 0.95: #{per_job.count { _2 < 0.95 }}"
+if share_tsv
+  share = Hash.new { |h, k| h[k] = [0.0, 0.0, 0] }
+  File.foreach(share_tsv) do |l|
+    file, gc, cpu, count = l.split("\t")
+    share[file][0] += gc.to_f; share[file][1] += cpu.to_f; share[file][2] += count.to_i
+  end
+  groups = per_job.group_by do |key, _|
+    file = key.split("/").first
+    next "not in #{share_tsv}" unless share.key?(file)
+    gc, cpu, count = share[file]
+    count < 5 ? "fewer than 5 GCs" : gc / cpu < 0.05 ? "GC share under 5%" :
+      gc / cpu < 0.10 ? "GC share 5-10%" : "GC share 10% or more"
+  end
+  groups.sort.each { |g, jobs| puts "  #{g}: #{jobs.size} jobs, #{geomean.(jobs.map(&:last)).round(4)}" }
+end
