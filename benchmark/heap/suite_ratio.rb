@@ -4,7 +4,8 @@
 # over jobs, per round, and over the jobs a regexp picks and the rest.
 # With --by-share, also by how much each job's file collects on the ruby
 # that benchmark/heap/gc_share.sh measured: fewer than 5 GCs, and GC's share
-# of CPU time under 5%, 5-10% and 10% or more.
+# of CPU time under 5%, 5-10% and 10% or more.  Also the ratio of each job's
+# best round on A to its best on B (another machine's noise only adds time).
 #
 #   ruby benchmark/heap/suite_ratio.rb SAMPLES.tsv [A B [GC_REGEXP]] [--by-share SHARE.tsv]
 #
@@ -28,6 +29,7 @@ median = Stats.method(:median)
 geomean = Stats.method(:geomean)
 per_job = {}
 per_round = Hash.new { |h, k| h[k] = [] }
+best = {}
 samples.each do |key, rounds|
   ratios = rounds.filter_map do |round, v|
     va, vb = v[a], v[b]
@@ -37,6 +39,11 @@ samples.each do |key, rounds|
     r
   end
   per_job[key] = median.(ratios) unless ratios.empty?
+  vals = [a, b].map do |exe|
+    v = rounds.values.filter_map { |x| x[exe] if x[exe]&.finite? && x[exe] > 0 }
+    larger_better[key] ? v.max : v.min
+  end
+  best[key] = larger_better[key] ? vals[1] / vals[0] : vals[0] / vals[1] if vals.all?
 end
 abort "no job measured on both #{a} and #{b}" if per_job.empty?
 picked, rest = per_job.partition { |k, _| k.match?(pick) }.map(&:to_h)
@@ -45,6 +52,7 @@ per_round.sort.each { |r, x| puts "  round #{r}: #{x.size} jobs, #{geomean.(x).r
 puts "  /#{pick.source}/: #{picked.size} jobs, #{geomean.(picked.values).round(4)}" unless picked.empty?
 puts "  the rest: #{rest.size} jobs, #{geomean.(rest.values).round(4)}" unless rest.empty?
 puts "  over 1.05: #{per_job.count { _2 > 1.05 }}, under 0.95: #{per_job.count { _2 < 0.95 }}"
+puts "  best round against best round: #{best.size} jobs, #{geomean.(best.values).round(4)}"
 if share_tsv
   share = Hash.new { |h, k| h[k] = [0.0, 0.0, 0] }
   File.foreach(share_tsv) do |l|
