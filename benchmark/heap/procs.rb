@@ -133,11 +133,23 @@ begin
   cmd = "ruby benchmark/heap/procs.rb #{fig} --procs #{opts[:procs].join(",")} --limit #{opts[:limit]} --swap #{opts[:swap]} --runs #{opts[:runs]}"
   cell = ->(xs) { format("%.3g (%.3g..%.3g)", Stats.median(xs), xs.min, xs.max) }
   med = ->(n, r, k) { Stats.median(results[[n, r]][k]) }
+  # rounds in which neither ruby lost a process: the OOM killer shortens a
+  # batch, so a round with a kill on one side is no comparison of times
+  clean = lambda do |n|
+    f, v = results[[n, "fork"]], results[[n, "vanilla"]]
+    idx = (0...opts[:runs]).select { |i| f[:killed][i] == 0 && v[:killed][i] == 0 }
+    idx.empty? ? "- (0)" : format("%.3f (%d)", Stats.median(idx.map { |i| f[:total][i] / v[:total][i] }), idx.size)
+  end
+  File.write(File.join(ROOT, "results/data/#{fig == "fig5" ? "heap-fig5" : "heap-fig7"}-rounds.tsv"),
+             "round\tN\truby\ttotal_s\tper_process_s\tkilled\tpeak_mib\tpressure_events\n" +
+             results.flat_map { |(n, r), h|
+               h[:total].each_index.map { |i| [i + 1, n, r, h[:total][i].round(3), h[:per][i].round(3), h[:killed][i], h[:peak_mb][i], h[:events][i]].join("\t") + "\n" }
+             }.sort_by { |l| a = l.split("\t"); [a[0].to_i, a[1].to_i, a[2]] }.join)
   rows = opts[:procs].map do |n|
     f, v = results[[n, "fork"]], results[[n, "vanilla"]]
     "| #{n} | #{cell.(f[:total])} | #{cell.(v[:total])} | #{format("%.3f", med.(n, "fork", :total) / med.(n, "vanilla", :total))} | " \
       "#{cell.(f[:per])} | #{cell.(v[:per])} | #{format("%.3f", med.(n, "fork", :per) / med.(n, "vanilla", :per))} | " \
-      "#{f[:killed].sum} / #{v[:killed].sum} | #{Stats.median(f[:peak_mb]).round} / #{Stats.median(v[:peak_mb]).round} | #{Stats.median(f[:events]).round} |"
+      "#{clean.(n)} | #{f[:killed].sum} / #{v[:killed].sum} | #{Stats.median(f[:peak_mb]).round} / #{Stats.median(v[:peak_mb]).round} | #{Stats.median(f[:events]).round} |"
   end
   FileUtils.mkdir_p(File.join(ROOT, "results/data"))
   name = fig == "fig5" ? "heap-fig5" : "heap-fig7"
@@ -182,13 +194,16 @@ begin
     the batch to its exit). Medians of #{opts[:runs]} rounds with (min..max), the order of the counts and of
     the rubies alternating between rounds. killed: processes that did not exit 0, fork / vanilla,
     summed over the rounds. peak MiB: the cgroup's peak usage (RAM), medians. pressure events:
-    the fork's processes' `GC.stat(:pressure_events)` summed, median over rounds. fork =
+    the fork's processes' `GC.stat(:pressure_events)` summed, median over rounds. "no kill":
+    the median of fork / vanilla "all done" over the rounds in which neither lost a process
+    (how many in parentheses), since a batch the OOM killer thinned ends sooner. Each round's
+    figures: `results/data/#{name}-rounds.tsv`. fork =
     `_install/bin/ruby` (series at #{series_id}), vanilla = 3.3.8 from the same tarball, same flags.
 
     Command: `#{cmd}` (as root)
 
-    | N | fork all done s | vanilla all done s | fork / vanilla | fork per process s | vanilla per process s | fork / vanilla | killed | peak MiB | pressure events |
-    |---:|---|---|---:|---|---|---:|---|---|---:|
+    | N | fork all done s | vanilla all done s | fork / vanilla | fork per process s | vanilla per process s | fork / vanilla | fork / vanilla, no kill | killed | peak MiB | pressure events |
+    |---:|---|---|---:|---|---|---:|---:|---|---|---:|
     #{rows.join("\n")}
 
     ![times](#{name}.png)
