@@ -140,7 +140,9 @@ begin
     idx = (0...opts[:runs]).select { |i| f[:killed][i] == 0 && v[:killed][i] == 0 }
     idx.empty? ? "- (0)" : format("%.3f (%d)", Stats.median(idx.map { |i| f[:total][i] / v[:total][i] }), idx.size)
   end
-  File.write(File.join(ROOT, "results/data/#{fig == "fig5" ? "heap-fig5" : "heap-fig7"}-rounds.tsv"),
+  name = fig == "fig5" ? "heap-fig5" : "heap-fig7"
+  FileUtils.mkdir_p(File.join(ROOT, "results/data"))
+  File.write(File.join(ROOT, "results/data/#{name}-rounds.tsv"),
              "round\tN\truby\ttotal_s\tper_process_s\tkilled\tpeak_mib\tpressure_events\n" +
              results.flat_map { |(n, r), h|
                h[:total].each_index.map { |i| [i + 1, n, r, h[:total][i].round(3), h[:per][i].round(3), h[:killed][i], h[:peak_mb][i], h[:events][i]].join("\t") + "\n" }
@@ -151,8 +153,6 @@ begin
       "#{cell.(f[:per])} | #{cell.(v[:per])} | #{format("%.3f", med.(n, "fork", :per) / med.(n, "vanilla", :per))} | " \
       "#{clean.(n)} | #{f[:killed].sum} / #{v[:killed].sum} | #{Stats.median(f[:peak_mb]).round} / #{Stats.median(v[:peak_mb]).round} | #{Stats.median(f[:events]).round} |"
   end
-  FileUtils.mkdir_p(File.join(ROOT, "results/data"))
-  name = fig == "fig5" ? "heap-fig5" : "heap-fig7"
   dat = File.join(ROOT, "results/data/#{name}.dat")
   File.write(dat, opts[:procs].map { |n|
     "#{n} #{med.(n, "fork", :total)} #{med.(n, "vanilla", :total)} #{med.(n, "fork", :per)} #{med.(n, "vanilla", :per)}\n"
