@@ -1,0 +1,47 @@
+# N aobench processes at once, of each of several rubies in turn, inside a
+# memory cgroup (48 MiB) with swap, alternating the order round by round:
+# the direct A/B behind heap/0017 (the floor's trials at four processes on
+# two CPUs).  Prints each batch's wall time, the mean user time of its
+# processes, how many ended with free growth's floor granted (fl) and the
+# withdrawals they counted (wd), and per ruby the median batch time.
+# A ruby may be a wrapper script that sets knobs and execs a ruby.
+#
+#   ruby benchmark/heap/batch_ab.rb N ROUNDS RUBY... (as root)
+abort "usage: #{$0} N ROUNDS RUBY..." if ARGV.size < 3
+abort "needs root" unless Process.uid == 0
+n = Integer(ARGV.shift); rounds = Integer(ARGV.shift); rubies = ARGV
+aobench = File.join(__dir__, "aobench.rb")
+hook = 'at_exit { s = GC.stat; puts "STAT fl=#{s[:free_growth_floor].to_i} wd=#{s[:free_growth_withdrawals].to_i}" }; load ARGV.shift'
+v1 = File.readlines("/proc/self/cgroup", chomp: true).find { _1.split(":", 3)[1] == "memory" } or abort "no cgroup v1 memory controller"
+cg = "/sys/fs/cgroup/memory#{v1.split(":", 3)[2]}".chomp("/") + "/ruby-heap-ab-#{$$}"
+Dir.mkdir(cg)
+File.write("#{cg}/memory.limit_in_bytes", (48 << 20).to_s)
+swap = "/tmp/ruby-heap-ab-swap-#{$$}"
+res = Hash.new { |h, k| h[k] = [] }
+begin
+  system("fallocate -l 2048M #{swap} && chmod 600 #{swap} && mkswap #{swap} >/dev/null && swapon #{swap}", exception: true)
+  rounds.times do |r|
+    (r.even? ? rubies : rubies.reverse).each do |rb|
+      t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      kids = n.times.map do
+        rd, wr = IO.pipe
+        pid = Process.spawn({"AO_SIZE" => "64"}, "sh", "-c",
+                            "echo $$ > #{cg}/cgroup.procs && exec /usr/bin/time -f 'TIME u=%U s=%S' \"$0\" \"$@\"",
+                            rb, "-e", hook, aobench, out: wr, err: wr)
+        wr.close
+        [pid, rd]
+      end
+      outs = kids.map { |pid, rd| o = rd.read; Process.wait(pid); o }
+      tot = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
+      u = outs.map { _1[/u=([\d.]+)/, 1].to_f }
+      res[rb] << tot
+      puts format("%-40s total=%.2f user=%.2f fl=%d wd=%d killed=%d", rb, tot, u.sum / u.size,
+                  outs.count { _1.include?("fl=1") }, outs.sum { _1[/wd=(\d+)/, 1].to_i }, outs.count { !_1.include?("STAT") })
+    end
+  end
+  res.each { |rb, t| puts "#{rb} median=#{t.sort[t.size / 2].round(2)}" }
+ensure
+  sleep 0.5
+  Dir.rmdir(cg) rescue warn "#{cg}: #{$!.message}"
+  system("swapoff #{swap} 2>/dev/null; rm -f #{swap}")
+end
