@@ -1,0 +1,48 @@
+# How often the OOM killer strikes when N aobench processes start at once in
+# a memory cgroup (48 MiB) with swap: each batch runs SECS of wall time (the
+# kills come as the processes boot, in the first seconds), then the
+# survivors get SIGTERM; a batch's kills are the cgroup's oom_kill count.
+# Rubies alternate, in reverse order every other round.  batch_ab.rb runs
+# whole batches and times them; this one counts kills, four batches a minute.
+#
+#   ruby benchmark/heap/killrate.rb N ROUNDS SECS RUBY... (as root, cgroup v1)
+abort "usage: #{$0} N ROUNDS SECS RUBY..." if ARGV.size < 4
+abort "needs root" unless Process.uid == 0
+n = Integer(ARGV.shift); rounds = Integer(ARGV.shift); secs = Float(ARGV.shift); rubies = ARGV
+aobench = File.join(__dir__, "aobench.rb")
+v1 = File.readlines("/proc/self/cgroup", chomp: true).find { _1.split(":", 3)[1] == "memory" } or abort "no cgroup v1 memory controller"
+cg = "/sys/fs/cgroup/memory#{v1.split(":", 3)[2]}".chomp("/") + "/ruby-heap-killrate-#{$$}"
+Dir.mkdir(cg)
+File.write("#{cg}/memory.limit_in_bytes", (48 << 20).to_s)
+swap = "/tmp/ruby-heap-killrate-swap-#{$$}"
+oom_kills = -> { File.read("#{cg}/memory.oom_control")[/oom_kill (\d+)/, 1].to_i }
+kills = Hash.new { |h, k| h[k] = [] }
+begin
+  system("fallocate -l 2048M #{swap} && chmod 600 #{swap} && mkswap #{swap} >/dev/null && swapon #{swap}", exception: true)
+  rounds.times do |r|
+    (r.even? ? rubies : rubies.reverse).each do |rb|
+      before = oom_kills.()
+      pids = n.times.map do
+        Process.spawn({"AO_SIZE" => "64"}, "sh", "-c", "echo $$ > #{cg}/cgroup.procs && exec \"$0\" \"$@\"",
+                      rb, aobench, out: File::NULL, err: File::NULL)
+      end
+      t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
+      live = pids.dup
+      while !live.empty? && Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0 < secs
+        live.reject! { Process.wait(_1, Process::WNOHANG) }
+        sleep 0.1
+      end
+      live.each { Process.kill(:TERM, _1) rescue nil }
+      live.each { Process.wait(_1) }
+      kills[rb] << oom_kills.() - before
+      puts "#{r} #{rb} killed=#{kills[rb].last}"
+      $stdout.flush
+      sleep 1
+    end
+  end
+  kills.each { |rb, k| puts "#{rb}: #{k.sum} killed in #{k.size} batches (#{k.count(&:positive?)} with kills)" }
+ensure
+  sleep 0.5
+  Dir.rmdir(cg) rescue warn "#{cg}: #{$!.message}"
+  system("swapoff #{swap} 2>/dev/null; rm -f #{swap}")
+end
