@@ -11,20 +11,15 @@
 abort "usage: #{$0} N ROUNDS RUBY..." if ARGV.size < 3
 abort "needs root" unless Process.uid == 0
 n = Integer(ARGV.shift); rounds = Integer(ARGV.shift); rubies = ARGV
+require_relative "cgroup_swap"
 aobench = File.join(__dir__, "aobench.rb")
 hook = 'at_exit { s = GC.stat; puts "STAT fl=#{s[:free_growth_floor].to_i} wd=#{s[:free_growth_withdrawals].to_i} " \\
   "gc=#{s[:count]} minor=#{s[:minor_gc_count]} major=#{s[:major_gc_count]} gcms=#{s[:time]} pages=#{s[:heap_allocated_pages]} " \\
   "mode=#{s[:pressure_mode].to_i} ev=#{s[:pressure_events].to_i} rel=#{s[:arena_pages_released].to_i} " \\
   "whole=#{s[:whole_pages_freed].to_i} share=#{s[:gc_share].to_i}" }; load ARGV.shift'
 detail = ENV["AB_DETAIL"] == "1"
-v1 = File.readlines("/proc/self/cgroup", chomp: true).find { _1.split(":", 3)[1] == "memory" } or abort "no cgroup v1 memory controller"
-cg = "/sys/fs/cgroup/memory#{v1.split(":", 3)[2]}".chomp("/") + "/ruby-heap-ab-#{$$}"
-Dir.mkdir(cg)
-File.write("#{cg}/memory.limit_in_bytes", (48 << 20).to_s)
-swap = "/tmp/ruby-heap-ab-swap-#{$$}"
 res = Hash.new { |h, k| h[k] = [] }
-begin
-  system("fallocate -l 2048M #{swap} && chmod 600 #{swap} && mkswap #{swap} >/dev/null && swapon #{swap}", exception: true)
+with_cgroup_swap("ruby-heap-ab") do |cg|
   rounds.times do |r|
     (r.even? ? rubies : rubies.reverse).each do |rb|
       t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
@@ -46,8 +41,4 @@ begin
     end
   end
   res.each { |rb, t| puts "#{rb} median=#{t.sort[t.size / 2].round(2)}" }
-ensure
-  sleep 0.5
-  Dir.rmdir(cg) rescue warn "#{cg}: #{$!.message}"
-  system("swapoff #{swap} 2>/dev/null; rm -f #{swap}")
 end

@@ -9,16 +9,11 @@
 abort "usage: #{$0} N ROUNDS SECS RUBY..." if ARGV.size < 4
 abort "needs root" unless Process.uid == 0
 n = Integer(ARGV.shift); rounds = Integer(ARGV.shift); secs = Float(ARGV.shift); rubies = ARGV
+require_relative "cgroup_swap"
 aobench = File.join(__dir__, "aobench.rb")
-v1 = File.readlines("/proc/self/cgroup", chomp: true).find { _1.split(":", 3)[1] == "memory" } or abort "no cgroup v1 memory controller"
-cg = "/sys/fs/cgroup/memory#{v1.split(":", 3)[2]}".chomp("/") + "/ruby-heap-killrate-#{$$}"
-Dir.mkdir(cg)
-File.write("#{cg}/memory.limit_in_bytes", (48 << 20).to_s)
-swap = "/tmp/ruby-heap-killrate-swap-#{$$}"
-oom_kills = -> { File.read("#{cg}/memory.oom_control")[/oom_kill (\d+)/, 1].to_i }
 kills = Hash.new { |h, k| h[k] = [] }
-begin
-  system("fallocate -l 2048M #{swap} && chmod 600 #{swap} && mkswap #{swap} >/dev/null && swapon #{swap}", exception: true)
+with_cgroup_swap("ruby-heap-killrate") do |cg|
+  oom_kills = -> { File.read("#{cg}/memory.oom_control")[/oom_kill (\d+)/, 1].to_i }
   rounds.times do |r|
     (r.even? ? rubies : rubies.reverse).each do |rb|
       before = oom_kills.()
@@ -41,8 +36,4 @@ begin
     end
   end
   kills.each { |rb, k| puts "#{rb}: #{k.sum} killed in #{k.size} batches (#{k.count(&:positive?)} with kills)" }
-ensure
-  sleep 0.5
-  Dir.rmdir(cg) rescue warn "#{cg}: #{$!.message}"
-  system("swapoff #{swap} 2>/dev/null; rm -f #{swap}")
 end
