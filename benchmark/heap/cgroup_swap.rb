@@ -10,6 +10,10 @@ def with_cgroup_swap(name, limit = 48 << 20)
     system("fallocate -l 2048M #{swap} && chmod 600 #{swap} && mkswap #{swap} >/dev/null && swapon #{swap}", exception: true)
     yield cg
   ensure
+    # interrupted or not, leave no cgroup, process or swap file behind; a
+    # second signal (timeout(1) passes its own on) must not cut this short
+    %w[INT TERM].each { trap(_1, "IGNORE") }
+    File.read("#{cg}/cgroup.procs").split.each { Process.kill(:KILL, Integer(_1)) rescue nil } rescue nil
     sleep 0.5
     Dir.rmdir(cg) rescue warn "#{cg}: #{$!.message}"
     system("swapoff #{swap} 2>/dev/null; rm -f #{swap}")
