@@ -7,7 +7,7 @@
 # Before each batch the ruby's files are put in the page cache from outside
 # the cgroup (KILLRATE_CACHE=warm, the default), dropped from it (evict) or
 # left (keep): see cgroup_swap.rb, the cache decides more than the ruby.
-# RUBY=MODE sets one ruby's apart (the same ruby twice, warm and evicted).
+# RUBY=MODE sets one ruby's mode apart (the same ruby twice: RUBY=warm RUBY=evict).
 #
 #   [KILLRATE_CACHE=warm|evict|keep] ruby benchmark/heap/killrate.rb N ROUNDS SECS RUBY[=MODE]...
 #   (as root, cgroup v1)
