@@ -16,11 +16,14 @@ abort "needs root" unless Process.uid == 0
 n = Integer(ARGV.shift); rounds = Integer(ARGV.shift); secs = Float(ARGV.shift); rubies = ARGV
 require_relative "cgroup_swap"
 cache = ENV.fetch("KILLRATE_CACHE", "warm")
-mode = rubies.to_h { |arg| [arg, arg.include?("=") ? arg.split("=", 2)[1] : cache] }
-mode.each do |arg, m|
-  abort "#{arg}: page cache mode #{m}: expected one of #{PAGE_CACHE_MODES.join(', ')}" unless PAGE_CACHE_MODES.include?(m)
+# each argument: its ruby, its mode, its files
+path, mode, files = {}, {}, {}
+rubies.each do |arg|
+  path[arg], m = arg.split("=", 2)
+  mode[arg] = m || cache
+  abort "#{arg}: page cache mode #{mode[arg]}: expected one of #{PAGE_CACHE_MODES.join(', ')}" unless PAGE_CACHE_MODES.include?(mode[arg])
+  files[arg] = ruby_files(path[arg])
 end
-files = rubies.to_h { [_1, ruby_files(_1.split("=", 2)[0])] }
 aobench = File.join(__dir__, "aobench.rb")
 kills = Hash.new { |h, k| h[k] = [] }
 with_cgroup_swap("ruby-heap-killrate") do |cg|
@@ -31,7 +34,7 @@ with_cgroup_swap("ruby-heap-killrate") do |cg|
       before = oom_kills.()
       pids = n.times.map do
         Process.spawn({"AO_SIZE" => "64"}, "sh", "-c", "echo $$ > #{cg}/cgroup.procs && exec \"$0\" \"$@\"",
-                      rb.split("=", 2)[0], aobench, out: File::NULL, err: File::NULL)
+                      path[rb], aobench, out: File::NULL, err: File::NULL)
       end
       t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
       live = pids.dup
