@@ -20,7 +20,7 @@ CHECK_BUILD_ARGS ?= --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,wi
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-mvm-soak check-mvm-valgrind export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber clean distclean help
 
 all: deps fetch src build
@@ -113,6 +113,21 @@ check-tools:
 MVM_BT_FILES ?= $(wildcard build/src/bootstraptest/test_*.rb)
 check-mvm-bootstraptest: build
 	@tool/mvm-bt/run.sh $(PREFIX)/bin/ruby build/src $(MVM_BT_FILES)
+
+## make check-mvm-soak  SOAK_VMS (4) child VMs for SOAK_SECS (60) seconds, each mixing ENV,
+##                   requires, Symbols, encodings, GC, threads and signals while the first VM
+##                   makes short VMs (tool/mvm-soak.rb); CI runs it for 10 s
+SOAK_SECS ?= 60
+SOAK_VMS ?= 4
+check-mvm-soak: build
+	@$(PREFIX)/bin/ruby tool/mvm-soak.rb $(SOAK_SECS) $(SOAK_VMS)
+
+## make check-mvm-valgrind  VALGRIND_VMS (1000) child VMs created and joined under memcheck
+##                   with RUBY_FREE_AT_EXIT=1: no invalid access, and no definitely-lost bytes
+##                   that grow with the number of VMs (tool/mvm-valgrind.sh)
+VALGRIND_VMS ?= 1000
+check-mvm-valgrind: build
+	@tool/mvm-valgrind.sh $(PREFIX)/bin/ruby $(VALGRIND_VMS)
 
 ## make export       write build/src's commits to patches/
 export:
