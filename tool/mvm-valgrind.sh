@@ -32,6 +32,7 @@ run() {
     echo "==> memcheck: $count VMs created and joined" >&2
     RUBY_FREE_AT_EXIT=1 RUBY_MVM_PREBOOT=0 valgrind --tool=memcheck --leak-check=full \
         --errors-for-leak-kinds=none --error-exitcode=99 --num-callers=30 \
+        --suppressions="$FORK_ROOT/tool/mvm-valgrind.supp" \
         --log-file="$log" "$ruby" --disable-gems -e "$code" "$count"
     local rc=$?
     grep -E "ERROR SUMMARY|definitely lost|indirectly lost" "$log" >&2
