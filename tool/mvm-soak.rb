@@ -13,9 +13,10 @@ nvms = Integer(ARGV[1] || 4)
 require "tmpdir"
 
 child = <<~'CHILD'
-  id, secs, dir = RubyVM::ARGV
+  id, secs, dir, ready = RubyVM::ARGV
   got = Thread::Queue.new
   trap(:USR2) { got << :usr2 }
+  IO.for_fd(ready, autoclose: false).tap { _1.sync = true }.puts id
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + secs
   libs = %w[stringio strscan json etc io/console monitor pathname ripper cgi/escape]
   encs = %w[UTF-16LE UTF-16BE UTF-32LE EUC-JP Shift_JIS ISO-8859-1 Windows-1252 IBM437 GB18030 EUC-KR]
@@ -60,7 +61,9 @@ CHILD
 Dir.mktmpdir do |dir|
   usr1 = Thread::Queue.new
   trap(:USR1) { usr1 << 1 }
-  vms = nvms.times.map { |i| RubyVM.new("soak#{i}", "--disable-gems", "-e", child).start(i, secs, dir) }
+  r, w = IO.pipe
+  vms = nvms.times.map { |i| RubyVM.new("soak#{i}", "--disable-gems", "-e", child).start(i, secs, dir, w.fileno) }
+  nvms.times { r.gets }                 # each traps USR2 now
   deadline = Process.clock_gettime(Process::CLOCK_MONOTONIC) + secs
   short = 0
   while Process.clock_gettime(Process::CLOCK_MONOTONIC) < deadline
