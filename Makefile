@@ -20,7 +20,7 @@ CHECK_BUILD_ARGS ?= --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,wi
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug check-mvm-soak check-mvm-valgrind export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-mvm-soak check-mvm-valgrind check-mvm-gems export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber clean distclean help
 
 all: deps fetch src build
@@ -128,6 +128,14 @@ check-mvm-soak: build
 VALGRIND_VMS ?= 1000
 check-mvm-valgrind: build
 	@tool/mvm-valgrind.sh $(PREFIX)/bin/ruby $(VALGRIND_VMS)
+
+## make check-mvm-gems  msgpack and oj from RubyGems, built for this ruby into build/gems,
+##                   used by two child VMs at once (each loads a private copy of their shared
+##                   objects), and the bundled gems' extensions (tool/mvm-gems.rb); CI runs it
+MVM_GEMS ?= msgpack oj
+check-mvm-gems: build
+	@$(PREFIX)/bin/gem install --no-document --install-dir build/gems $(MVM_GEMS) >/dev/null
+	@GEM_HOME=$(CURDIR)/build/gems $(PREFIX)/bin/ruby tool/mvm-gems.rb
 
 ## make export       write build/src's commits to patches/
 export:

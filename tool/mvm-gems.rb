@@ -1,0 +1,33 @@
+# Gems with C extensions in child VMs (MVM), run by make check-mvm-gems with
+# GEM_HOME holding msgpack and oj from RubyGems, built for this ruby: two VMs
+# at once each load a private copy of their shared objects (they declare
+# nothing) and use it, as the first VM uses the files themselves; then the
+# bundled gems' extensions (racc, bigdecimal, debug, rbs).
+code = <<~'CHILD'
+  require "msgpack"
+  require "oj"
+  name = RubyVM.current.name
+  data = {"vm" => name, "n" => (1..1000).to_a, "f" => 1.5, "s" => "x" * 100}
+  2000.times do |i|
+    abort "#{name}: msgpack" unless MessagePack.unpack(data.merge("i" => i).to_msgpack) == data.merge("i" => i)
+    abort "#{name}: oj" unless Oj.load(Oj.dump(data.merge("i" => i), mode: :compat)) == data.merge("i" => i)
+    GC.start if i % 500 == 0
+  end
+  # the bundled gems' extensions
+  require "racc/cparse"
+  require "bigdecimal"
+  require "debug/frame_info"
+  require "debug/debug"     # what debug/session loads
+  require "rbs"
+  abort "#{name}: rbs" unless RBS::Parser.parse_type("Integer | String").is_a?(RBS::Types::Union)
+  abort "#{name}: bigdecimal" unless (BigDecimal("0.1") * 3).to_s == "0.3e0"
+  puts "#{name}: ok"
+CHILD
+require "msgpack"
+require "oj"
+vms = 2.times.map { |i| RubyVM.new("vm#{i}", "-e", code).start }
+status = vms.map(&:join)
+abort "children: #{status.inspect}" unless status == [0, 0]
+abort "first VM: msgpack" unless MessagePack.unpack([1, "a"].to_msgpack) == [1, "a"]
+abort "first VM: oj" unless Oj.load(Oj.dump({"a" => 1})) == {"a" => 1}
+puts "first VM: ok"
