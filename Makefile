@@ -20,7 +20,7 @@ CHECK_BUILD_ARGS ?= --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,wi
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
-        check-vmstack-debug check-mvm-soak check-mvm-valgrind check-mvm-gems export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-mvm-soak check-mvm-valgrind check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber clean distclean help
 
 all: deps fetch src build
@@ -136,6 +136,17 @@ MVM_GEMS ?= msgpack oj
 check-mvm-gems: build
 	@$(PREFIX)/bin/gem install --no-document --install-dir build/gems $(MVM_GEMS) >/dev/null
 	@GEM_HOME=$(CURDIR)/build/gems $(PREFIX)/bin/ruby tool/mvm-gems.rb
+
+## make check-mvm-test-all  test-all with each file in a child VM of one long-lived process,
+##                   MVM_TA_JOBS (2) VMs at a time (tool/mvm-test-all/run.rb); the tests that
+##                   cannot run in a child by design are in tool/mvm-test-all/exclusions.txt;
+##                   MVM_TA_FILES (test) names files or directories of the tree; CI runs a slice
+MVM_TA_JOBS ?= 2
+MVM_TA_FILES ?= test
+check-mvm-test-all: build
+	@cd $(OBJ) && R="$$PWD/miniruby -I$(CURDIR)/build/src/lib -I. -I.ext/common $(CURDIR)/build/src/tool/runruby.rb --extout=.ext -- --disable-gems" && \
+	  $$R $(CURDIR)/tool/mvm-test-all/run.rb -j $(MVM_TA_JOBS) --ruby="$$R" $(CURDIR)/build/src \
+	    $(addprefix $(CURDIR)/build/src/,$(MVM_TA_FILES))
 
 ## make export       write build/src's commits to patches/
 export:
