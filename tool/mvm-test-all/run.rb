@@ -85,6 +85,7 @@ runner_args += ["--excludes-dir=#{File.join(src, "test/.excludes")}", "--name=!/
 # that expects them would
 %w[INT TERM HUP USR1 USR2 QUIT ALRM].each { |sig| trap(sig) {} }
 
+$counts_of = {}
 SUMMARY = /^(\d+) tests, (\d+) assertions, (\d+) failures, (\d+) errors, (\d+) skips/
 totals = Hash.new(0)
 bad = []
@@ -92,8 +93,18 @@ lock = Mutex.new
 t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 $stdout.sync = true
 
+retried = []
 Dir.mktmpdir("mvm-test-all") do |tmp|
- [[files, jobs], [serial, 1]].each do |batch, n|
+ # a file that failed runs once more, alone, as MRI's runner retries
+ # what failed in parallel; its counts are the retry's
+ [[files, jobs, false], [serial, 1, false], [nil, 1, true]].each do |batch, n, retry_pass|
+  if retry_pass
+    batch = bad.dup
+    break if batch.empty?
+    bad.clear
+    retried.concat(batch)
+    batch = batch.map { |rel| File.join(src, rel) }
+  end
   queue = Queue.new
   batch.each { |f| queue << f }
   queue.close
@@ -119,7 +130,11 @@ Dir.mktmpdir("mvm-test-all") do |tmp|
         counts = output.scan(SUMMARY).last&.map(&:to_i)
         elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
         lock.synchronize do
+          if (old = $counts_of.delete(rel))
+            %i[tests assertions failures errors skips].zip(old) { |k, v| totals[k] -= v }
+          end
           if counts
+            $counts_of[rel] = counts
             %i[tests assertions failures errors skips].zip(counts) { |k, v| totals[k] += v }
           end
           ok = status == 0 && counts && counts[2] == 0 && counts[3] == 0
@@ -144,6 +159,7 @@ puts
 puts "mvm-test-all: #{files.size} files in child VMs #{jobs} at a time and #{serial.size} alone " \
      "(they change the working directory), #{elapsed.round} s; " \
      "#{skipped.size} files and #{excluded_tests.size} tests excluded (#{File.basename(exclusions)})"
+puts "retried alone: #{retried.join(' ')} (#{(retried - bad).size} passed then)" unless retried.empty?
 puts "#{totals[:tests]} tests, #{totals[:assertions]} assertions, #{totals[:failures]} failures, " \
      "#{totals[:errors]} errors, #{totals[:skips]} skips"
 unless bad.empty?
