@@ -85,30 +85,19 @@ runner_args += ["--excludes-dir=#{File.join(src, "test/.excludes")}", "--name=!/
 # that expects them would
 %w[INT TERM HUP USR1 USR2 QUIT ALRM].each { |sig| trap(sig) {} }
 
-$counts_of = {}
 SUMMARY = /^(\d+) tests, (\d+) assertions, (\d+) failures, (\d+) errors, (\d+) skips/
-totals = Hash.new(0)
+counts_of = {}  # a file's counts in its last run (nil: it printed none)
 bad = []
 lock = Mutex.new
 t0 = Process.clock_gettime(Process::CLOCK_MONOTONIC)
 $stdout.sync = true
 
-retried = []
-Dir.mktmpdir("mvm-test-all") do |tmp|
- # a file that failed runs once more, alone, as MRI's runner retries
- # what failed in parallel; its counts are the retry's
- [[files, jobs, false], [serial, 1, false], [nil, 1, true]].each do |batch, n, retry_pass|
-  if retry_pass
-    batch = bad.dup
-    break if batch.empty?
-    bad.clear
-    retried.concat(batch)
-    batch = batch.map { |rel| File.join(src, rel) }
-  end
+# Each file in a VM of its own, n VMs at a time.
+run_batch = lambda do |batch, n, tmp|
   queue = Queue.new
   batch.each { |f| queue << f }
   queue.close
-  workers = Array.new(n) do |w|
+  Array.new(n) do |w|
     Thread.new do
       while (file = queue.pop)
         log = File.join(tmp, "#{w}.log")
@@ -130,15 +119,8 @@ Dir.mktmpdir("mvm-test-all") do |tmp|
         counts = output.scan(SUMMARY).last&.map(&:to_i)
         elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
         lock.synchronize do
-          if (old = $counts_of.delete(rel))
-            %i[tests assertions failures errors skips].zip(old) { |k, v| totals[k] -= v }
-          end
-          if counts
-            $counts_of[rel] = counts
-            %i[tests assertions failures errors skips].zip(counts) { |k, v| totals[k] += v }
-          end
-          ok = status == 0 && counts && counts[2] == 0 && counts[3] == 0
-          if ok
+          counts_of[rel] = counts
+          if status == 0 && counts && counts[2] == 0 && counts[3] == 0
             print "."
           else
             bad << rel
@@ -149,9 +131,21 @@ Dir.mktmpdir("mvm-test-all") do |tmp|
         end
       end
     end
-  end
-  workers.each(&:join)
- end
+  end.each(&:join)
+end
+
+retried = []
+Dir.mktmpdir("mvm-test-all") do |tmp|
+  run_batch.(files, jobs, tmp)
+  run_batch.(serial, 1, tmp)
+  # a file that failed runs once more, alone, as MRI's runner retries what
+  # failed in parallel; its counts are the retry's
+  retried, bad = bad, []
+  run_batch.(retried.map { |rel| File.join(src, rel) }, 1, tmp)
+end
+totals = Hash.new(0)
+counts_of.each_value do |counts|
+  %i[tests assertions failures errors skips].zip(counts || []) { |k, v| totals[k] += v.to_i }
 end
 
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
