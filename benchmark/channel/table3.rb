@@ -13,9 +13,9 @@ OptionParser.new do |o|
 end.parse!
 script = File.join(__dir__, "pingpong.rb")
 objs = %w[int float bignum object str1m]
-cells = [["pipe + Marshal (vanilla, fork)", opt[:vanilla], "pipe"],
+cells = [["pipe + Marshal between processes (vanilla)", opt[:vanilla], "pipe"],
          ["Ractor (vanilla)", opt[:vanilla], "ractor"],
-         ["pipe + Marshal (this fork)", opt[:fork], "pipe"],
+         ["pipe + Marshal between processes (this fork)", opt[:fork], "pipe"],
          ["Channel (this fork)", opt[:fork], "channel"]]
 res = Hash.new { |h, k| h[k] = [] }
 opt[:runs].times do
