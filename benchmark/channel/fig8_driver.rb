@@ -90,11 +90,11 @@ md << "Microseconds per **round trip** (one send each way; a one-way message is 
       "--runs #{opt[:runs]} --target #{opt[:target]} --arrays #{opt[:arrays].join(",")} " \
       "--strings #{opt[:strings].join(",")}#{opt[:pipe_fork] ? " --pipe-fork" : ""}#{opt[:ractor_fork] ? " --ractor-fork" : ""}#{opt[:out] ? " --out #{opt[:out]}" : ""}`\n\n"
 md << "Kinds: `int` is `Array.new(n, 1)`, `float` `Array.new(n, 0.1)` (flonums), `object` " \
-      "`Array.new(n) { Object.new }`, `str` `'x' * n`. A Channel packs an Array element by element; " \
-      "an element that is not an Integer, Float, Symbol, String, Array or Hash goes through its own " \
-      "`Marshal.dump`/`Marshal.load` (channel.c `channel_pack`), so `object` costs one Marshal per " \
-      "element each way; a String of 1 KiB or more is shared, not copied. Ractor deep-copies; pipe " \
-      "dumps the whole Array once each way.\n\n"
+      "`Array.new(n) { Object.new }`, `str` `'x' * n`. A Channel copies an Array of immediates " \
+      "(`int`, `float`) as its VALUEs in one `memcpy`; an Array that holds anything Marshal must carry " \
+      "(`object`) goes through one `Marshal.dump`/`Marshal.load` whole, as over the pipe " \
+      "(channel.c `channel_pack`); a String of 1 KiB or more is shared, not copied. Ractor " \
+      "deep-copies; pipe dumps the whole Array once each way.\n\n"
 md << "![Fig. 8](#{File.basename(png)})\n\n" if png
 KINDS.each do |kind, title, lens|
   md << "## #{title}\n\n"

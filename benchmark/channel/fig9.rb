@@ -182,7 +182,8 @@ def probe
   probes.each do |name, code|
     code = "# coding: utf-8\nWarning[:experimental] = false\n#{code.sub("FIG9_SETUP;", SETUP)}"
     results = Array.new(name.start_with?(/\d/) ? tries : 1) do
-      out, err, st = Open3.capture3(RbConfig.ruby, "--disable-gems", "-e", code)
+      # a probe that hangs (seen: two Ractors in CSV.parse_line, vanilla) is killed
+      out, err, st = Open3.capture3("timeout", "-s", "KILL", "60", RbConfig.ruby, "--disable-gems", "-e", code)
       if st.success?
         "ok #{out.strip}"
       elsif (bug = err[/^.*\[BUG\].*$/])
@@ -190,6 +191,8 @@ def probe
           (err.include?("stack smashing") ? " (and: *** stack smashing detected ***)" : "")
       elsif err =~ /^.*\((\w+(::\w+)*Error)\)$/
         "#{$1}: #{err[/^.*\(#{$1}\)$/].sub(/\A[^:]*:\d+:in [^:]*: /, "").strip}"
+      elsif st.exitstatus == 137 || st.termsig == 9
+        "HUNG (killed after 60 s)"
       else
         "failed (#{st.inspect}): #{(err + out).lines.grep_v(/^\s*$/).first(2).join(" ").strip}"
       end
