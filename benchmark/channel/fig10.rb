@@ -190,6 +190,7 @@ end
 # the driver
 require "optparse"
 require "open3"
+require_relative "common"
 
 opt = {runs: 3, n: 20_000, keys: 10_000, clients: [1], timeout: 600}
 OptionParser.new do |o|
@@ -241,8 +242,7 @@ opt[:runs].times do |run|
       lat[key] << Float($2)
       wrong += Integer($3)
     else
-      why = err[/^.*\[BUG\].*$/] || (err + out).lines.grep_v(/^\s*$/).first(3).join(" ")
-      fails[key] << "#{st.termsig ? "signal #{st.termsig}" : "exit #{st.exitstatus}"}: #{why.strip}"
+      fails[key] << ChannelBench.failure(st, err, out)
       warn "FAILED #{cmd.join(" ")}\n#{err}#{out}"
     end
     $stderr.print "."
@@ -251,7 +251,7 @@ opt[:runs].times do |run|
 end
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
 
-med = ->(a) { s = a.sort; s.size.odd? ? s[s.size / 2] : (s[s.size / 2 - 1] + s[s.size / 2]) / 2.0 }
+med = ChannelBench.method(:median)
 int = ->(x) { x.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse }
 ratio = lambda do |label, clients, base|
   a, b = res[[label, clients]], res[[base, clients]]

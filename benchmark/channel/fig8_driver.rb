@@ -19,6 +19,7 @@
 # object and dumps it again).  --pipe-fork and --ractor-fork add those on this fork.
 require "optparse"
 require "open3"
+require_relative "common"
 
 opt = {runs: 5, target: 0.2,
        arrays: [1, 10, 100, 1_000, 10_000, 100_000],
@@ -60,8 +61,7 @@ opt[:runs].times do |run|
       res[key] << Float($1)
       iters[key] << Integer($2)
     else
-      why = err[/^.*\[BUG\].*$/] || (err + out).lines.grep_v(/^\s*$/).first(3).join(" ")
-      fails[key] = "#{st.termsig ? "signal #{st.termsig}" : "exit #{st.exitstatus}"}: #{why.strip}"
+      fails[key] = ChannelBench.failure(st, err, out)
       warn "FAILED #{cmd.join(" ")}\n#{err}#{out}"
     end
     $stderr.print "."
@@ -70,7 +70,7 @@ opt[:runs].times do |run|
 end
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
 
-med = ->(a) { s = a.sort; s.size.odd? ? s[s.size / 2] : (s[s.size / 2 - 1] + s[s.size / 2]) / 2.0 }
+med = ChannelBench.method(:median)
 num = ->(x) { x >= 100 ? format("%.0f", x) : format("%.3g", x) }
 cell = lambda do |key|
   next "failed" if fails[key]

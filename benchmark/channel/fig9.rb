@@ -217,16 +217,12 @@ parser = ARGV[5] || "parse_line"
 abort "unknown parser #{parser}" unless %w[parse_line parser_block].include?(parser)
 lines = File.readlines(file, chomp: true, encoding: "UTF-8")
 msgs = batch > 1 ? lines.each_slice(batch).to_a : lines
-count = bytes = 0
-tally = lambda do |r|
-  if r.is_a?(Array)
-    count += r.size
-    r.each { |h| bytes += h.bytesize }
-  else
-    count += 1
-    bytes += r.bytesize
-  end
+# [HTML strings, their bytes] in a result: one String or an Array of them
+def html_size(r)
+  r.is_a?(Array) ? [r.size, r.sum(&:bytesize)] : [1, r.bytesize]
 end
+count = bytes = 0
+tally = ->(r) { c, b = html_size(r); count += c; bytes += b }
 
 case mode
 when "seq"
@@ -310,14 +306,9 @@ when "pipe"
     Thread.new do
       c = b = 0
       while (hdr = r.read(4))
-        x = Marshal.load(r.read(hdr.unpack1("N")))
-        if x.is_a?(Array)
-          c += x.size
-          x.each { |h| b += h.bytesize }
-        else
-          c += 1
-          b += x.bytesize
-        end
+        xc, xb = html_size(Marshal.load(r.read(hdr.unpack1("N"))))
+        c += xc
+        b += xb
       end
       [c, b]
     end

@@ -28,6 +28,7 @@
 require "optparse"
 require "open3"
 require "tmpdir"
+require_relative "common"
 
 opt = {runs: 3, lines: 112_992, divs: [1, 100], batch: [100], ns: [1, 2, 4],
        parser: "parse_line", ractor_parser: "parser_block", timeout: 600}
@@ -96,8 +97,7 @@ opt[:runs].times do |run|
       setup[key] << Float($2)
       checks[divs] << [Integer($3), Integer($4), key]
     else
-      why = err[/^.*\[BUG\].*$/] || err.lines.grep_v(/^\s*$/).first || out.lines.first || ""
-      why = "#{st.termsig ? "signal #{st.termsig}" : "exit #{st.exitstatus}"}: #{why.strip}"
+      why = ChannelBench.failure(st, err, out)
       why += " (*** stack smashing detected ***)" if err.include?("stack smashing")
       fails[key] << why
       warn "FAILED #{cmd.join(" ")}\n#{err.lines.first(20).join}#{out}"
@@ -110,7 +110,7 @@ elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
 File.delete(csv)
 Dir.rmdir(dir)
 
-med = ->(a) { s = a.sort; s.size.odd? ? s[s.size / 2] : (s[s.size / 2 - 1] + s[s.size / 2]) / 2.0 }
+med = ChannelBench.method(:median)
 cell = lambda do |key|
   a = res[key]
   fl = fails.fetch(key, [])

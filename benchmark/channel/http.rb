@@ -16,17 +16,7 @@
 #     --vanilla _vanilla/bin/ruby --runs 3 --duration 5 --out results/channel-http.md
 require "socket"
 
-RESPONSE = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 12\r\n" \
-           "Connection: close\r\n\r\nHello world\n"
-
-def serve(sock)
-  while (line = sock.gets) && line != "\r\n"; end
-  sock.write(RESPONSE)
-rescue SystemCallError, IOError
-ensure
-  sock.close
-end
-
+# what every worker runs (evaluated here too, for fork and thread)
 SERVE_SRC = <<~'RUBY'
   RESPONSE = "HTTP/1.1 200 OK\r\nContent-Type: text/plain\r\nContent-Length: 12\r\n" \
              "Connection: close\r\n\r\nHello world\n"
@@ -38,6 +28,7 @@ SERVE_SRC = <<~'RUBY'
     sock.close
   end
 RUBY
+eval SERVE_SRC
 
 def server(mode, workers, port)
   srv = TCPServer.new("127.0.0.1", port)
