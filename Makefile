@@ -21,7 +21,8 @@ export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
         check-vmstack-debug check-mvm-soak check-mvm-valgrind check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
-        fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber clean distclean help
+        fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber bench-mvm bench-heap bench-channel \
+        clean distclean help
 
 all: deps fetch src build
 	@echo "installed: $(PREFIX)/bin/ruby"
@@ -226,6 +227,27 @@ check-fiber-sjlj: fiber-sjlj
 bench-fiber: build vanilla fiber-sjlj fiber-ucontext
 	@FORK=$(PREFIX)/bin/ruby SJLJ=$(FIBER_SJLJ)/bin/ruby UCONTEXT=$(FIBER_UCONTEXT)/bin/ruby \
 	    VANILLA=$(VANILLA_PREFIX)/bin/ruby benchmark/fiber/run.sh
+
+## make bench-mvm    seed 004 table 2, the split of a VM's start and GC beside other VMs
+##                   -> results/mvm-*.md, .png (benchmark/mvm/run.rb)
+bench-mvm: build vanilla
+	@for fig in "table2 --runs 3 --n 500" "split --runs 3" "gc --runs 5"; do \
+	    FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
+	    $(VANILLA_PREFIX)/bin/ruby benchmark/mvm/run.rb $$fig || exit 1; done
+
+## make bench-heap   seed 003 fig. 4 and the spike's memory given back
+##                   -> results/heap-*.md, .png (figs. 5 and 7 need root and a cgroup:
+##                   results/heap.md gives their commands)
+bench-heap: build vanilla
+	@FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
+	    $(VANILLA_PREFIX)/bin/ruby benchmark/heap/run.rb fig4 --runs 9 --n 50000000 --temp float
+	@FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
+	    $(VANILLA_PREFIX)/bin/ruby benchmark/heap/spike_run.rb --runs 3 --mb 1024 --idle 30 --on fiber
+
+## make bench-channel  seed 004 section 5: table 3, figs. 8-10, throughput, HTTP, RSS
+##                   -> results/channel-*.md, .png (about 40 minutes; FIGS="fig9" for some)
+bench-channel: build vanilla
+	@FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby benchmark/channel/run.sh
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
 clean:
