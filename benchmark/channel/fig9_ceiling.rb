@@ -1,7 +1,10 @@
-# Fig. 9's speed-up with two workers against what this machine allows: in each run,
-# alternating, one process renders every line (`fig9.rb seq`), two processes render half
-# the lines each at once (no communication at all: the ceiling of any design), and the
-# Channel cells with 1 and 2 worker VMs.  Writes medians (min..max) as markdown.
+# Fig. 9's speed-up with two workers against what this machine allows.  In each run,
+# alternating: the Channel cells with 1 and 2 worker VMs; two processes at once, each the
+# 1-worker Channel cell on half the lines (the same work as 2 worker VMs, each worker in a
+# process of its own: what two CPUs give two such workers here); and one process that
+# renders every line itself (`fig9.rb seq`) against two at once on half the lines each.
+# Writes medians (min..max) as markdown.  --cells ch1,ch2 runs only the Channel cells
+# (more runs in the same time, for the speed-up alone).
 #
 #   ruby benchmark/channel/fig9_ceiling.rb --fork _install/bin/ruby --runs 7 --divs 1 \
 #     --out results/channel-fig9-ceiling.md
@@ -11,13 +14,15 @@ require "open3"
 require "etc"
 require_relative "common"
 
-opt = { fork: "_install/bin/ruby", runs: 7, divs: 1, lines: 112_992, batch: 100 }
+CELLS = %i[ch1 ch2 ch1_halves whole halves]
+opt = { fork: "_install/bin/ruby", runs: 7, divs: 1, lines: 112_992, batch: 100, cells: CELLS }
 OptionParser.new do |o|
   o.on("--fork RUBY") { |v| opt[:fork] = v }
   o.on("--runs N", Integer) { |v| opt[:runs] = v }
   o.on("--divs N", Integer) { |v| opt[:divs] = v }
   o.on("--lines N", Integer) { |v| opt[:lines] = v }
   o.on("--out FILE") { |v| opt[:out] = v }
+  o.on("--cells LIST", Array, "of #{CELLS.join(",")}") { |v| opt[:cells] = v.map(&:to_sym) & CELLS }
 end.parse!(ARGV)
 
 fig9 = File.expand_path("fig9.rb", __dir__)
@@ -41,32 +46,41 @@ cell = ->(mode, file, n) do
   work(out)
 end
 
-t = { whole: [], halves: [], ch1: [], ch2: [] }
+t = opt[:cells].to_h { [_1, []] }
+# both halves at once; the pair is done when the slower one is
+pair = ->(mode) { halves.map { |f| Thread.new { cell.(mode, f, 1) } }.map(&:value).max }
 opt[:runs].times do |r|
-  t[:whole] << cell.("seq", csv, 1)
-  # both halves at once; the pair is done when the slower one is
-  t[:halves] << halves.map { |f| Thread.new { cell.("seq", f, 1) } }.map(&:value).max
-  t[:ch1] << cell.("channel", csv, 1)
-  t[:ch2] << cell.("channel", csv, 2)
+  t[:ch1] << cell.("channel", csv, 1) if t[:ch1]
+  t[:ch2] << cell.("channel", csv, 2) if t[:ch2]
+  t[:ch1_halves] << pair.("channel") if t[:ch1_halves]
+  t[:whole] << cell.("seq", csv, 1) if t[:whole]
+  t[:halves] << pair.("seq") if t[:halves]
   $stderr.puts "run #{r + 1}/#{opt[:runs]}: " + t.map { |k, v| "#{k} #{v.last.round(2)}" }.join(", ")
 end
 
 m = t.transform_values { ChannelBench.median(_1) }
 fmt = ->(k) { "#{m[k].round(2)} (#{t[k].min.round(2)}..#{t[k].max.round(2)})" }
+names = { ch1: "Channel, 1 worker VM", ch2: "Channel, 2 worker VMs",
+          ch1_halves: "two processes at once, each Channel with 1 worker VM on half the lines (the slower)",
+          whole: "one process, every line (`fig9.rb seq`)",
+          halves: "two processes at once, `seq` on half the lines each (the slower)" }
 per_run = ->(a, b) { t[a].zip(t[b]).map { |x, y| x / y } }
-ceiling, channel = per_run.(:whole, :halves), per_run.(:ch1, :ch2)
+pairs = { "Channel: 1 worker VM / 2 worker VMs in one process" => %i[ch1 ch2],
+          "two processes: 1 worker VM / a 1-worker process on each half, at once" => %i[ch1 ch1_halves],
+          "no Channel: one process / a process on each half, at once" => %i[whole halves] }
+pairs.select! { |_, (a, b)| t[a] && t[b] }
 md = +"# Fig. 9 (#{opt[:divs]} div): two workers against the machine's ceiling\n\n"
 md << "Command: `ruby benchmark/channel/fig9_ceiling.rb --fork #{ruby} --runs #{opt[:runs]} --divs #{opt[:divs]}" \
-      "#{opt[:out] ? " --out #{opt[:out]}" : ""}`, #{Time.now.utc.strftime("%Y-%m-%d")}, #{Etc.nprocessors rescue 2} CPUs. " \
+      "#{opt[:cells] == CELLS ? "" : " --cells #{opt[:cells].join(",")}"}#{opt[:out] ? " --out #{opt[:out]}" : ""}`, #{Time.now.utc.strftime("%Y-%m-%d")}, #{Etc.nprocessors rescue 2} CPUs. " \
       "#{opt[:lines]} lines, #{opt[:batch]} a message; seconds of work (setup excluded), median (min..max) of #{opt[:runs]} runs, " \
-      "the four cells alternating within each run.\n\n"
+      "the cells alternating within each run.\n\n"
 md << "| cell | seconds |\n|---|---:|\n"
-md << "| one process, every line (`fig9.rb seq`) | #{fmt.(:whole)} |\n"
-md << "| two processes at once, half the lines each (the slower of the two) | #{fmt.(:halves)} |\n"
-md << "| Channel, 1 worker VM | #{fmt.(:ch1)} |\n"
-md << "| Channel, 2 worker VMs | #{fmt.(:ch2)} |\n\n"
-md << "| speed-up, per run | median | min..max |\n|---|---:|---:|\n"
-md << "| ceiling: whole / halves at once | #{ChannelBench.median(ceiling).round(2)} | #{ceiling.min.round(2)}..#{ceiling.max.round(2)} |\n"
-md << "| Channel: 1 worker / 2 workers | #{ChannelBench.median(channel).round(2)} | #{channel.min.round(2)}..#{channel.max.round(2)} |\n"
+t.each_key { |k| md << "| #{names[k]} | #{fmt.(k)} |\n" }
+md << "\n"
+md << "| speed-up | ratio of the medians | per run: median (min..max) |\n|---|---:|---:|\n"
+pairs.each do |name, (a, b)|
+  r = per_run.(a, b)
+  md << "| #{name} | #{(m[a] / m[b]).round(2)} | #{ChannelBench.median(r).round(2)} (#{r.min.round(2)}..#{r.max.round(2)}) |\n"
+end
 puts md
 File.write(opt[:out], md) if opt[:out]
