@@ -9,20 +9,21 @@
 #     --runs N               runs per ruby and parameter value (default 5)
 #     --param NAME=V1,V2...  run once per value; the script sees ENV[NAME]
 #                            and "%{NAME}" in script args is replaced
-#     --ruby LABEL=PATH      add or replace a ruby (default fork, vanilla)
+#     --ruby LABEL=PATH      add or replace a ruby (default fork, vanilla:
+#                            FORK, VANILLA or _install/bin/ruby, _vanilla/bin/ruby)
+#     --only LABELS          run only these rubies (comma-separated)
 #     --env K=V              extra environment for every run
 #     --title TEXT           heading of the table and plots
 #     --logscale             log-scale x axis for the plots
 #     --plot KEY             also plot the medians of BENCH KEY (NAME-KEY.png)
+#     --out DIR              instead of results/ (default BENCH_RESULTS if set)
 #
 # A script may print lines "BENCH key=value" (numbers); their medians get
 # columns of their own, e.g. a count of overflows or a per-thread slope.
-require "optparse"
-require "fileutils"
 require "time"
-require_relative "lib/stats"
+require_relative "lib/bench"
 
-ROOT = File.expand_path("..", __dir__)
+ROOT = Bench::ROOT
 TIME = "/usr/bin/time"
 
 name = ARGV.shift
@@ -32,9 +33,8 @@ script = File.expand_path(script)
 abort "#{script} does not exist" unless File.exist?(script)
 abort "#{TIME} is missing (Debian package time); run make deps" unless File.executable?(TIME)
 
-opts = {runs: 5, param: nil, values: [nil], env: {}, title: name, logscale: false, plot: [],
-        out: File.join(ROOT, "results")}
-rubies = {"fork" => File.join(ROOT, "_install/bin/ruby"), "vanilla" => File.join(ROOT, "_vanilla/bin/ruby")}
+opts = {runs: 5, param: nil, values: [nil], env: {}, title: name, logscale: false, plot: []}
+rubies = Bench.rubies
 parser = OptionParser.new do |o|
   o.on("--runs N", Integer) { |v| opts[:runs] = v }
   o.on("--param SPEC") do |v|
@@ -88,8 +88,8 @@ opts[:values].each do |value|
 end
 $stderr.puts
 
-FileUtils.mkdir_p(opts[:out])
-md = File.join(opts[:out], "#{name}.md")
+md = Bench.result_path("#{name}.md", opts)
+plot = Bench.gnuplot?
 extras = results.values.flat_map { |by| by.values.flatten.flat_map { |r| r[:extra].keys } }.uniq
 pcol = opts[:param] || "-"
 cmdline = "ruby benchmark/run.rb #{name} #{script.sub(ROOT + '/', '')} --runs #{opts[:runs]}" +
@@ -106,7 +106,7 @@ File.open(md, "w") do |o|
   o.puts
   o.puts "- command: `#{cmdline}`"
   o.puts "- date: #{started.utc.iso8601}; #{opts[:runs]} runs per ruby and value, alternating which runs first"
-  rubies.each { |l, r| o.puts "- #{l}: `#{IO.popen([r, '-v'], &:read).strip}`" }
+  rubies.each { |l, r| o.puts "- #{l}: `#{Bench.version(r)}`" }
   o.puts "- time: wall clock; RSS: peak resident set (`/usr/bin/time -v`); medians with (min..max)"
   o.puts
   head = ["| #{pcol} | ruby | time s | peak RSS MB"] + extras.map { |e| " | #{e}" }
@@ -130,14 +130,14 @@ File.open(md, "w") do |o|
       o.puts row
     end
   end
-  if system("command -v gnuplot >/dev/null")
+  if plot
     o.puts
     o.puts "![time](#{name}-time.png) ![peak RSS](#{name}-rss.png)" +
            opts[:plot].map { |k| " ![#{k}](#{name}-#{k}.png)" }.join
   end
 end
 
-if system("command -v gnuplot >/dev/null")
+if plot
   work = File.join(ROOT, "build/bench")
   FileUtils.mkdir_p(work)
   # parameter values that are not numbers (MODEL=linear,...) become labels
@@ -152,9 +152,7 @@ if system("command -v gnuplot >/dev/null")
         "#{numeric ? v : vi} #{Stats.median(xs)} #{xs.min} #{xs.max} #{v || vi}\n" }.join)
       "'#{dat}' using 1:2:3:4#{numeric ? '' : ':xticlabels(5)'} with yerrorlines title '#{label}'"
     end
-    gp = <<~GP
-      set terminal pngcairo size 800,500 noenhanced
-      set output '#{File.join(opts[:out], "#{name}-#{kind}.png")}'
+    Bench.plot(Bench.result_path("#{name}-#{kind}.png", opts), <<~GP, size: "800,500", terminal: "pngcairo")
       set title '#{opts[:title].gsub("'", "")}'
       set xlabel '#{opts[:param] || 'run'}'
       set ylabel '#{ylabel}'
@@ -164,7 +162,6 @@ if system("command -v gnuplot >/dev/null")
       #{numeric ? '' : "set xrange [-0.5:#{opts[:values].size - 0.5}]"}
       plot #{plots.join(', ')}
     GP
-    IO.popen(["gnuplot"], "w") { |g| g.write(gp) }
   end
 end
 puts File.read(md)

@@ -18,15 +18,15 @@
 # and the worst case, per candidate.  Candidates are "fork" (FORK_RUBY)
 # unless --ruby names others; --env runs a candidate with an environment
 # variable set (e.g. a VM stack size), through a wrapper script.
-# Environment: FORK_RUBY, VANILLA_RUBY, BENCH_DIR, BENCH_GEMS.
-require "optparse"
-require "fileutils"
+# Environment: FORK_RUBY, VANILLA_RUBY (else FORK, VANILLA, as every runner:
+# benchmark/lib/bench.rb), BENCH_DIR, BENCH_GEMS; BENCH_RESULTS is the folder
+# of the default --out (results/).
 require "rbconfig"
 require "time"
 require "etc"
-require_relative "lib/stats"
+require_relative "lib/bench"
 
-ROOT = File.expand_path("..", __dir__)
+ROOT = Bench::ROOT
 QUICK = %w[
   app_fib.rb app_tak.rb so_nbody.rb so_binary_trees.rb so_mandelbrot.rb
   vm_send.yml vm_block.yml vm_ivar.yml string_concat.yml hash_aref_sym.rb
@@ -40,7 +40,7 @@ opts = {
   run_duration: mode == "quick" ? 1.0 : 0.5,
   timeout: 300,
   filter: nil,
-  out: File.join(ROOT, "results", mode == "full" ? "benchmark-suite.md" : "benchmark-suite-#{mode}.md"),
+  out: nil,
   tsv: nil,
   report_only: false,
 }
@@ -69,11 +69,13 @@ OptionParser.new do |o|
   o.on("--report-only") { opts[:report_only] = true }
   o.on("--note TEXT", "a remark for the report's header") { |v| opts[:note] = v }
 end.parse!(ARGV)
+opts[:out] ||= Bench.result_path(mode == "full" ? "benchmark-suite.md" : "benchmark-suite-#{mode}.md")
 
 explicit = !candidates.empty?
-candidates["fork"] = ENV.fetch("FORK_RUBY", File.join(ROOT, "_install/bin/ruby")) if candidates.empty?
+defaults = Bench.rubies(fork: ENV["FORK_RUBY"], vanilla: ENV["VANILLA_RUBY"])
+candidates["fork"] = defaults["fork"] if candidates.empty?
 (cand_env.keys - candidates.keys).each { |n| abort "--env #{n}: no --ruby #{n}=PATH" }
-rubies = candidates.merge("vanilla" => ENV.fetch("VANILLA_RUBY", File.join(ROOT, "_vanilla/bin/ruby")))
+rubies = candidates.merge("vanilla" => defaults["vanilla"])
 rubies.each { |n, r| abort "#{n} ruby #{r} is not executable; run make / make vanilla" unless File.executable?(r) }
 names = rubies.keys
 bench_dir = File.expand_path(ENV.fetch("BENCH_DIR", File.join(ROOT, "build/src/benchmark")))
@@ -184,7 +186,6 @@ summary = rows.to_h do |c, list|
   [c, {jobs: list.size, geo: Stats.geomean(list.map { |r| r[:median] }), worst: list.max_by { |r| r[:median] },
        best: list.min_by { |r| r[:median] }, within2: within[2], within5: within[5], spread: Stats.median(spreads)}]
 end
-describe = ->(ruby) { IO.popen([ruby, "-v"], &:read).strip }
 cpu = File.read("/proc/cpuinfo")[/model name\s*:\s*(.*)/, 1] rescue "?"
 mem = (File.read("/proc/meminfo")[/MemTotal:\s*(\d+)/, 1].to_i / 1024.0 / 1024).round(1) rescue "?"
 opts[:rounds] = rounds_seen.size if opts[:report_only]
@@ -199,7 +200,7 @@ title = cands == ["fork"] ? "fork vs vanilla 3.3.8" : "#{cands.join(', ')} vs va
 
 FileUtils.mkdir_p(File.dirname(opts[:out]))
 png = opts[:out].sub(/\.md\z/, ".png")
-plot = system("command -v gnuplot >/dev/null")
+plot = Bench.gnuplot?
 File.open(opts[:out], "w") do |o|
   o.puts "# benchmark/ suite#{what}: #{title}"
   o.puts
@@ -215,7 +216,7 @@ File.open(opts[:out], "w") do |o|
   unless opts[:report_only]
     rubies.each do |n, r|
       env = cand_env[n].map { |k, v| "#{k}=#{v} " }.join
-      o.puts "- #{n}: #{env.empty? ? '' : "`#{env.strip}` "}`#{describe[r]}`"
+      o.puts "- #{n}: #{env.empty? ? '' : "`#{env.strip}` "}`#{Bench.version(r)}`"
     end
   end
   ns = rows.values.flatten.map { |r| r[:n] }
@@ -273,9 +274,7 @@ if plot
     ["'#{data}' using 1:2:3:4 with yerrorbars pt 7 ps 0.4 lc rgb '#{col}' title '#{c}: median (min..max)'",
      "#{summary[c][:geo]} with lines lc rgb '#{col}' dt 2 title sprintf('#{c}: geometric mean %.3f', #{summary[c][:geo]})"]
   end.flatten
-  script = <<~GP
-    set terminal pngcairo size 1000,500 noenhanced
-    set output '#{png}'
+  Bench.plot(png, <<~GP, size: "1000,500", terminal: "pngcairo")
     set title 'benchmark/ suite#{what}: time / vanilla time, jobs sorted per candidate (median and min..max over rounds)'
     set key left top opaque box
     set ylabel 'candidate / vanilla'
@@ -285,7 +284,6 @@ if plot
     set arrow from graph 0, first 1 to graph 1, first 1 nohead lc rgb 'black'
     plot #{series.join(", \\\n         ")}
   GP
-  IO.popen(["gnuplot"], "w") { |g| g.write(script) }
 end
 puts File.read(opts[:out]).lines.first(24).join
 puts "written: #{opts[:out]}"

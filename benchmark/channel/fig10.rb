@@ -37,7 +37,9 @@
 #
 # Options: --n N lookups per client (20000), --keys K (10000), --clients LIST (1),
 # --lib DIR (-I for the fork's cells; by default build/src/lib when the installed fork has
-# no drb/mvm yet), --timeout SEC per cell (600).
+# no drb/mvm yet), --timeout SEC per cell (600); --fork and --vanilla default to
+# _install/bin/ruby and _vanilla/bin/ruby, or FORK and VANILLA (benchmark/lib/bench.rb);
+# --out FILE is the markdown (without it, stdout only).
 #
 # One cell (prints "BENCH lookups_per_s=... us_per_lookup=... wall_s=... wrong=..."):
 #
@@ -188,30 +190,27 @@ when "vm-client" # in a child VM
 end
 
 # the driver
-require "optparse"
 require "open3"
+require_relative "../lib/bench"
 require_relative "common"
 
-opt = {runs: 3, n: 20_000, keys: 10_000, clients: [1], timeout: 600}
-OptionParser.new do |o|
-  o.on("--fork RUBY") { |v| opt[:fork] = v }
-  o.on("--vanilla RUBY") { |v| opt[:vanilla] = v }
-  o.on("--runs N", Integer) { |v| opt[:runs] = v }
-  o.on("--out FILE", "markdown; FILE with .png and .dat next to it") { |v| opt[:out] = v }
-  o.on("--n N", Integer, "lookups per client (20000)") { |v| opt[:n] = v }
-  o.on("--keys K", Integer, "keys in the table (10000)") { |v| opt[:keys] = v }
-  o.on("--clients LIST", Array, "numbers of clients (1)") { |v| opt[:clients] = v.map { Integer(_1) } }
-  o.on("--lib DIR", "-I for the fork's cells") { |v| opt[:lib] = v }
-  o.on("--timeout SEC", Integer, "per cell (600)") { |v| opt[:timeout] = v }
-end.parse!
-abort "--fork and --vanilla are required" unless opt[:fork] && opt[:vanilla]
+opt = Bench.options({runs: 3, n: 20_000, keys: 10_000, clients: [1], timeout: 600}) do |o, op|
+  o.on("--out FILE", "markdown; FILE with .png and .dat next to it") { |v| op[:md] = v }
+  o.on("--n N", Integer, "lookups per client (20000)") { |v| op[:n] = v }
+  o.on("--keys K", Integer, "keys in the table (10000)") { |v| op[:keys] = v }
+  o.on("--clients LIST", Array, "numbers of clients (1)") { |v| op[:clients] = v.map { Integer(_1) } }
+  o.on("--lib DIR", "-I for the fork's cells") { |v| op[:lib] = v }
+  o.on("--timeout SEC", Integer, "per cell (600)") { |v| op[:timeout] = v }
+end
 script = File.expand_path(__FILE__)
-unless opt[:lib] || system(opt[:fork], "--disable-gems", "-e", 'require "drb/mvm"', err: File::NULL)
-  lib = File.expand_path("../../build/src/lib", __dir__)
-  abort "#{opt[:fork]} has no drb/mvm: give --lib DIR" unless File.exist?(File.join(lib, "drb/mvm.rb"))
+fork_ruby, vanilla_ruby = opt[:rubies].values_at("fork", "vanilla")
+shown = opt[:rubies].transform_values { Bench.rel(_1) }
+unless opt[:lib] || system(fork_ruby, "--disable-gems", "-e", 'require "drb/mvm"', err: File::NULL)
+  lib = File.join(Bench::ROOT, "build/src/lib")
+  abort "#{fork_ruby} has no drb/mvm: give --lib DIR" unless File.exist?(File.join(lib, "drb/mvm.rb"))
   opt[:lib] = lib
 end
-rubies = {fork: [opt[:fork], *(opt[:lib] ? ["-I", opt[:lib]] : [])], vanilla: [opt[:vanilla]]}
+rubies = {fork: [fork_ruby, *(opt[:lib] ? ["-I", opt[:lib]] : [])], vanilla: [vanilla_ruby]}
 
 # [label, short label (chart), ruby, transport, placement]
 CELLS = [
@@ -251,17 +250,17 @@ opt[:runs].times do |run|
 end
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
 
-med = ChannelBench.method(:median)
+med = Stats.method(:median)
 int = ->(x) { x.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse }
 ratio = lambda do |label, clients, base|
   a, b = res[[label, clients]], res[[base, clients]]
   a.empty? || b.empty? ? "" : format("%.2f", med.(a) / med.(b))
 end
 tcp_v, tcp_f = CELLS[0][0], CELLS[2][0]
-cmdline = "ruby benchmark/channel/fig10.rb --fork #{opt[:fork]} --vanilla #{opt[:vanilla]} --runs #{opt[:runs]} " \
+cmdline = "ruby benchmark/channel/fig10.rb --fork #{shown["fork"]} --vanilla #{shown["vanilla"]} --runs #{opt[:runs]} " \
           "--n #{opt[:n]} --keys #{opt[:keys]} --clients #{opt[:clients].join(",")}" +
-          (opt[:lib] ? " --lib #{opt[:lib]}" : "") + (opt[:out] ? " --out #{opt[:out]}" : "")
-png = opt[:out] && opt[:out].sub(/\.md\z/, "") + ".png"
+          (opt[:lib] ? " --lib #{opt[:lib]}" : "") + (opt[:md] ? " --out #{opt[:md]}" : "")
+png = opt[:md] && opt[:md].sub(/\.md\z/, "") + ".png"
 md = +"# Fig. 10: a lookup service over dRuby\n\n"
 md << "A Hash of #{int.(opt[:keys])} String keys to small Strings is the server's front; each client " \
       "looks up #{int.(opt[:n])} random keys (`front[key]`) after a warm-up of #{[opt[:n], 200].min}. " \
@@ -270,7 +269,7 @@ md << "A Hash of #{int.(opt[:keys])} String keys to small Strings is the server'
       "\"× TCP\" is the median over the median of dRuby over TCP with the server in a forked " \
       "process, on vanilla and on this fork, with as many clients. With more than one client the " \
       "clients are forked processes (server in a forked process) or child VMs (server in a child " \
-      "VM). Fork: `#{opt[:fork]}`#{opt[:lib] ? " with `-I #{opt[:lib]}`" : ""}, vanilla: `#{opt[:vanilla]}`; " \
+      "VM). Fork: `#{shown["fork"]}`#{opt[:lib] ? " with `-I #{opt[:lib]}`" : ""}, vanilla: `#{shown["vanilla"]}`; " \
       "#{`nproc`.strip} CPUs; whole run #{elapsed.round} s, #{Time.now.strftime("%Y-%m-%d")}. " \
       "Wrong answers: #{wrong}.\n\n"
 md << "Command: `#{cmdline}`\n\n"
@@ -295,9 +294,9 @@ unless fails.empty?
   md << "\n"
 end
 puts md
-if opt[:out]
-  File.write(opt[:out], md)
-  dat = opt[:out].sub(/\.md\z/, "") + ".dat"
+if opt[:md]
+  File.write(opt[:md], md)
+  dat = opt[:md].sub(/\.md\z/, "") + ".dat"
   File.open(dat, "w") do |f|
     f.puts "# cell, then per number of clients (#{opt[:clients].join(", ")}): median min max lookups/s"
     CELLS.each do |label, short, *|
@@ -307,8 +306,7 @@ if opt[:out]
       }.join(" ")
     end
   end
-  gp = +"set terminal pngcairo size 1000,600 noenhanced font \",10\"\n"
-  gp << "set output '#{png}'\n"
+  gp = +"set termoption font \",10\"\n"
   gp << "set title 'Fig. 10: lookups/s over dRuby, #{opt[:keys]} keys, #{opt[:n]} lookups a client (median of #{opt[:runs]}, bars min..max)'\n"
   gp << "set style data histograms\nset style histogram errorbars gap 1 lw 1\n"
   gp << "set style fill solid 0.7 border -1\nset boxwidth 0.9\nset grid ytics\nset yrange [0:*]\n"
@@ -318,7 +316,6 @@ if opt[:out]
     "'#{dat}' using #{cols}#{i.zero? ? ":xtic(1)" : ""} title '#{c} client#{c == 1 ? "" : "s"}'"
   end
   gp << "plot #{plots.join(", ")}\n"
-  IO.popen(["gnuplot"], "w") { |g| g.write(gp) }
-  warn "gnuplot failed" unless $?.success?
-  warn "wrote #{opt[:out]}, #{png}, #{dat}"
+  plotted = Bench.plot(png, gp, size: "1000,600", terminal: "pngcairo")
+  warn "wrote #{opt[:md]}, #{plotted ? "#{png}, " : ""}#{dat}"
 end

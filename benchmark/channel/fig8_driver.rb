@@ -17,32 +17,32 @@
 # Transports: Channel (this fork, two VMs), Ractor (vanilla: send/take, a deep copy each
 # way), pipe + Marshal between two forked processes (vanilla; the echo process loads the
 # object and dumps it again).  --pipe-fork and --ractor-fork add those on this fork.
-require "optparse"
+#
+# --fork and --vanilla default to _install/bin/ruby and _vanilla/bin/ruby, or FORK and
+# VANILLA (benchmark/lib/bench.rb); --out FILE is the markdown (without it, stdout only).
 require "open3"
+require_relative "../lib/bench"
 require_relative "common"
 
-opt = {runs: 5, target: 0.2,
-       arrays: [1, 10, 100, 1_000, 10_000, 100_000],
-       strings: [1, 100, 10_000, 1_000_000, 10_000_000, 100_000_000]}
-OptionParser.new do |o|
-  o.on("--fork RUBY") { |v| opt[:fork] = v }
-  o.on("--vanilla RUBY") { |v| opt[:vanilla] = v }
-  o.on("--runs N", Integer) { |v| opt[:runs] = v }
-  o.on("--out FILE", "markdown; the PNG is FILE with .png") { |v| opt[:out] = v }
-  o.on("--target SEC", Float, "seconds of timed round trips per cell (0.2)") { |v| opt[:target] = v }
-  o.on("--arrays LIST", Array, "array lengths") { |v| opt[:arrays] = v.map { Integer(_1) } }
-  o.on("--strings LIST", Array, "string lengths in bytes") { |v| opt[:strings] = v.map { Integer(_1) } }
-  o.on("--pipe-fork", "also pipe + Marshal on this fork") { opt[:pipe_fork] = true }
-  o.on("--ractor-fork", "also Ractor on this fork") { opt[:ractor_fork] = true }
-end.parse!
-abort "--fork and --vanilla are required" unless opt[:fork] && opt[:vanilla]
+opt = Bench.options({runs: 5, target: 0.2,
+                     arrays: [1, 10, 100, 1_000, 10_000, 100_000],
+                     strings: [1, 100, 10_000, 1_000_000, 10_000_000, 100_000_000]}) do |o, op|
+  o.on("--out FILE", "markdown; the PNG is FILE with .png") { |v| op[:md] = v }
+  o.on("--target SEC", Float, "seconds of timed round trips per cell (0.2)") { |v| op[:target] = v }
+  o.on("--arrays LIST", Array, "array lengths") { |v| op[:arrays] = v.map { Integer(_1) } }
+  o.on("--strings LIST", Array, "string lengths in bytes") { |v| op[:strings] = v.map { Integer(_1) } }
+  o.on("--pipe-fork", "also pipe + Marshal on this fork") { op[:pipe_fork] = true }
+  o.on("--ractor-fork", "also Ractor on this fork") { op[:ractor_fork] = true }
+end
+rubies = opt[:rubies]
+shown = rubies.transform_values { Bench.rel(_1) }
 script = File.join(__dir__, "fig8.rb")
 
-TRANSPORTS = [["Channel (this fork)", :fork, "channel"],
-              ["Ractor (vanilla)", :vanilla, "ractor"],
-              ["pipe + Marshal (vanilla)", :vanilla, "pipe"]]
-TRANSPORTS << ["pipe + Marshal (this fork)", :fork, "pipe"] if opt[:pipe_fork]
-TRANSPORTS << ["Ractor (this fork)", :fork, "ractor"] if opt[:ractor_fork]
+TRANSPORTS = [["Channel (this fork)", "fork", "channel"],
+              ["Ractor (vanilla)", "vanilla", "ractor"],
+              ["pipe + Marshal (vanilla)", "vanilla", "pipe"]]
+TRANSPORTS << ["pipe + Marshal (this fork)", "fork", "pipe"] if opt[:pipe_fork]
+TRANSPORTS << ["Ractor (this fork)", "fork", "ractor"] if opt[:ractor_fork]
 KINDS = [["int", "Array of `1`", opt[:arrays]], ["float", "Array of `0.1`", opt[:arrays]],
          ["object", "Array of `Object.new`", opt[:arrays]], ["str", "String (`'x' * n`, bytes)", opt[:strings]]]
 cells = KINDS.flat_map { |kind, _, lens| lens.flat_map { |len| TRANSPORTS.map { |t| [t, kind, len] } } }
@@ -55,7 +55,7 @@ opt[:runs].times do |run|
   (run.even? ? cells : cells.reverse).each do |(name, ruby, mode), kind, len|
     key = [name, kind, len]
     next if fails[key]
-    cmd = ["timeout", "-s", "KILL", "600", opt[ruby], "--disable-gems", script, mode, kind, len.to_s, opt[:target].to_s]
+    cmd = ["timeout", "-s", "KILL", "600", rubies[ruby], "--disable-gems", script, mode, kind, len.to_s, opt[:target].to_s]
     out, err, st = Open3.capture3(*cmd, rlimit_core: 0)
     if st.success? && out =~ /^BENCH us=([\d.e+-]+) iters=(\d+)/
       res[key] << Float($1)
@@ -70,7 +70,7 @@ opt[:runs].times do |run|
 end
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
 
-med = ChannelBench.method(:median)
+med = Stats.method(:median)
 num = ->(x) { x >= 100 ? format("%.0f", x) : format("%.3g", x) }
 cell = lambda do |key|
   next "failed" if fails[key]
@@ -78,17 +78,17 @@ cell = lambda do |key|
   a.empty? ? "" : "#{num.(med.(a))} (#{num.(a.min)}..#{num.(a.max)})"
 end
 
-png = opt[:out] ? opt[:out].sub(/\.md\z/, "") + ".png" : nil
+png = opt[:md] ? opt[:md].sub(/\.md\z/, "") + ".png" : nil
 md = +"# Fig. 8: a round trip of an Array or a String between two VMs, by length\n\n"
 md << "Microseconds per **round trip** (one send each way; a one-way message is about half), " \
       "median (min..max) of #{opt[:runs]} runs, each cell a fresh process running " \
       "`benchmark/channel/fig8.rb MODE KIND LENGTH #{opt[:target]}` (round trips calibrated to about " \
       "#{opt[:target]} s per cell, at least 3; the calibration is the warm-up). " \
-      "Fork: `#{opt[:fork]}`, vanilla: `#{opt[:vanilla]}`. Cells alternate, order reversed " \
+      "Fork: `#{shown["fork"]}`, vanilla: `#{shown["vanilla"]}`. Cells alternate, order reversed " \
       "every other run; whole run #{elapsed.round} s, #{`nproc`.strip} CPUs, #{Time.now.strftime("%Y-%m-%d")}.\n\n" \
-      "Command: `ruby benchmark/channel/fig8_driver.rb --fork #{opt[:fork]} --vanilla #{opt[:vanilla]} " \
+      "Command: `ruby benchmark/channel/fig8_driver.rb --fork #{shown["fork"]} --vanilla #{shown["vanilla"]} " \
       "--runs #{opt[:runs]} --target #{opt[:target]} --arrays #{opt[:arrays].join(",")} " \
-      "--strings #{opt[:strings].join(",")}#{opt[:pipe_fork] ? " --pipe-fork" : ""}#{opt[:ractor_fork] ? " --ractor-fork" : ""}#{opt[:out] ? " --out #{opt[:out]}" : ""}`\n\n"
+      "--strings #{opt[:strings].join(",")}#{opt[:pipe_fork] ? " --pipe-fork" : ""}#{opt[:ractor_fork] ? " --ractor-fork" : ""}#{opt[:md] ? " --out #{opt[:md]}" : ""}`\n\n"
 md << "Kinds: `int` is `Array.new(n, 1)`, `float` `Array.new(n, 0.1)` (flonums), `object` " \
       "`Array.new(n) { Object.new }`, `str` `'x' * n`. A Channel copies an Array of immediates " \
       "(`int`, `float`) as its VALUEs in one `memcpy`; an Array that holds anything Marshal must carry " \
@@ -118,9 +118,9 @@ unless fails.empty?
   md << "\n"
 end
 puts md
-if opt[:out]
-  File.write(opt[:out], md)
-  dat = opt[:out].sub(/\.md\z/, "") + ".dat"
+if opt[:md]
+  File.write(opt[:md], md)
+  dat = opt[:md].sub(/\.md\z/, "") + ".dat"
   # one gnuplot data block per (kind, transport): length median min max
   blocks = []
   File.open(dat, "w") do |f|
@@ -143,25 +143,21 @@ if opt[:out]
       "'#{dat}' index #{i} using 1:2:3:4 with yerrorlines lc rgb '#{colors[n]}' dt #{dash[k]} pt #{pt[k]} title '#{n}#{k == "str" ? "" : ", #{k}"}'"
     end.join(", \\\n  ")
   end
-  IO.popen(["gnuplot"], "w") do |g|
-    g.puts <<~GP
-      set terminal pngcairo size 1400,600 noenhanced font ",10"
-      set output "#{png}"
-      set multiplot layout 1,2 title "Fig. 8: one round trip between two VMs (median of #{opt[:runs]} runs, bars min..max)"
-      set logscale xy
-      set format x "10^%L"; set format y "%g"
-      set grid
-      set key top left
-      set ylabel "microseconds per round trip"
-      set xlabel "Array length (elements)"
-      set title "Arrays of 1 (solid), 0.1 (dashed), Object.new (dotted)"
-      plot #{plot.(%w[int float object])}
-      set xlabel "String length (bytes)"
-      set title "Strings"
-      plot #{plot.(%w[str])}
-      unset multiplot
-    GP
-  end
-  warn "gnuplot failed" unless $?.success?
-  warn "wrote #{opt[:out]}, #{png}, #{dat}"
+  plotted = Bench.plot(png, <<~GP, size: "1400,600", terminal: "pngcairo")
+    set termoption font ",10"
+    set multiplot layout 1,2 title "Fig. 8: one round trip between two VMs (median of #{opt[:runs]} runs, bars min..max)"
+    set logscale xy
+    set format x "10^%L"; set format y "%g"
+    set grid
+    set key top left
+    set ylabel "microseconds per round trip"
+    set xlabel "Array length (elements)"
+    set title "Arrays of 1 (solid), 0.1 (dashed), Object.new (dotted)"
+    plot #{plot.(%w[int float object])}
+    set xlabel "String length (bytes)"
+    set title "Strings"
+    plot #{plot.(%w[str])}
+    unset multiplot
+  GP
+  warn "wrote #{opt[:md]}, #{plotted ? "#{png}, " : ""}#{dat}"
 end

@@ -8,25 +8,26 @@
 #
 #   ruby benchmark/channel/fig9_ceiling.rb --fork _install/bin/ruby --runs 7 --divs 1 \
 #     --out results/channel-fig9-ceiling.md
-require "optparse"
+#
+# --fork defaults to _install/bin/ruby, or FORK (benchmark/lib/bench.rb; every cell runs
+# on the fork, --vanilla is accepted and unused); --out FILE is the markdown (without it,
+# stdout only).
 require "tmpdir"
 require "open3"
 require "etc"
+require_relative "../lib/bench"
 require_relative "common"
 
 CELLS = %i[ch1 ch2 ch1_halves whole halves]
-opt = { fork: "_install/bin/ruby", runs: 7, divs: 1, lines: 112_992, batch: 100, cells: CELLS }
-OptionParser.new do |o|
-  o.on("--fork RUBY") { |v| opt[:fork] = v }
-  o.on("--runs N", Integer) { |v| opt[:runs] = v }
-  o.on("--divs N", Integer) { |v| opt[:divs] = v }
-  o.on("--lines N", Integer) { |v| opt[:lines] = v }
-  o.on("--out FILE") { |v| opt[:out] = v }
-  o.on("--cells LIST", Array, "of #{CELLS.join(",")}") { |v| opt[:cells] = v.map(&:to_sym) & CELLS }
-end.parse!(ARGV)
+opt = Bench.options({ runs: 7, divs: 1, lines: 112_992, batch: 100, cells: CELLS }) do |o, op|
+  o.on("--divs N", Integer) { |v| op[:divs] = v }
+  o.on("--lines N", Integer) { |v| op[:lines] = v }
+  o.on("--out FILE", "markdown") { |v| op[:md] = v }
+  o.on("--cells LIST", Array, "of #{CELLS.join(",")}") { |v| op[:cells] = v.map(&:to_sym) & CELLS }
+end
 
 fig9 = File.expand_path("fig9.rb", __dir__)
-ruby = opt[:fork]
+ruby = opt[:rubies]["fork"]
 dir = Dir.mktmpdir("fig9ceiling")
 csv = File.join(dir, "ken_all.csv")
 system(ruby, "--disable-gems", fig9, "gen", csv, opt[:lines].to_s, exception: true)
@@ -58,7 +59,7 @@ opt[:runs].times do |r|
   $stderr.puts "run #{r + 1}/#{opt[:runs]}: " + t.map { |k, v| "#{k} #{v.last.round(2)}" }.join(", ")
 end
 
-m = t.transform_values { ChannelBench.median(_1) }
+m = t.transform_values { Stats.median(_1) }
 fmt = ->(k) { "#{m[k].round(2)} (#{t[k].min.round(2)}..#{t[k].max.round(2)})" }
 names = { ch1: "Channel, 1 worker VM", ch2: "Channel, 2 worker VMs",
           ch1_halves: "two processes at once, each Channel with 1 worker VM on half the lines (the slower)",
@@ -70,8 +71,8 @@ pairs = { "Channel: 1 worker VM / 2 worker VMs in one process" => %i[ch1 ch2],
           "no Channel: one process / a process on each half, at once" => %i[whole halves] }
 pairs.select! { |_, (a, b)| t[a] && t[b] }
 md = +"# Fig. 9 (#{opt[:divs]} div): two workers against the machine's ceiling\n\n"
-md << "Command: `ruby benchmark/channel/fig9_ceiling.rb --fork #{ruby} --runs #{opt[:runs]} --divs #{opt[:divs]}" \
-      "#{opt[:cells] == CELLS ? "" : " --cells #{opt[:cells].join(",")}"}#{opt[:out] ? " --out #{opt[:out]}" : ""}`, #{Time.now.utc.strftime("%Y-%m-%d")}, #{Etc.nprocessors rescue 2} CPUs. " \
+md << "Command: `ruby benchmark/channel/fig9_ceiling.rb --fork #{Bench.rel(ruby)} --runs #{opt[:runs]} --divs #{opt[:divs]}" \
+      "#{opt[:cells] == CELLS ? "" : " --cells #{opt[:cells].join(",")}"}#{opt[:md] ? " --out #{opt[:md]}" : ""}`, #{Time.now.utc.strftime("%Y-%m-%d")}, #{Etc.nprocessors rescue 2} CPUs. " \
       "#{opt[:lines]} lines, #{opt[:batch]} a message; seconds of work (setup excluded), median (min..max) of #{opt[:runs]} runs, " \
       "the cells alternating within each run.\n\n"
 md << "| cell | seconds |\n|---|---:|\n"
@@ -80,7 +81,7 @@ md << "\n"
 md << "| speed-up | ratio of the medians | per run: median (min..max) |\n|---|---:|---:|\n"
 pairs.each do |name, (a, b)|
   r = per_run.(a, b)
-  md << "| #{name} | #{(m[a] / m[b]).round(2)} | #{ChannelBench.median(r).round(2)} (#{r.min.round(2)}..#{r.max.round(2)}) |\n"
+  md << "| #{name} | #{(m[a] / m[b]).round(2)} | #{Stats.median(r).round(2)} (#{r.min.round(2)}..#{r.max.round(2)}) |\n"
 end
 puts md
-File.write(opt[:out], md) if opt[:out]
+File.write(opt[:md], md) if opt[:md]

@@ -11,26 +11,19 @@
 # fig5 (and fig6, per process, from the same run): benchmark/heap/fig4.rb
 # with LIVE=1000000 N=3000000 in each process.  fig7: aobench (upstream's
 # benchmark/app_aobench.rb, through benchmark/heap/aobench.rb) at 64x64.
-# --limit and --swap in MiB.  FORK / VANILLA name the rubies.
-require "optparse"
-require "fileutils"
+# --limit and --swap in MiB.  And the options of every runner
+# (benchmark/lib/bench.rb: --fork, --vanilla, --out).
 require "tmpdir"
-require_relative "../lib/stats"
+require_relative "../lib/bench"
 
-ROOT = File.expand_path("../..", __dir__)
 fig = ARGV.shift
 abort "usage: #{$0} fig5|fig7 [--procs 1,2,4,8,16] [--limit MiB] [--swap MiB] [--runs N]" unless %w[fig5 fig7].include?(fig)
-opts = {procs: [1, 2, 4, 8, 16], limit: fig == "fig5" ? 512 : 96, swap: 2048, runs: 3}
-OptionParser.new do |o|
-  o.on("--procs LIST") { opts[:procs] = _1.split(",").map { |n| Integer(n) } }
-  o.on("--limit MIB", Integer) { opts[:limit] = _1 }
-  o.on("--swap MIB", Integer) { opts[:swap] = _1 }
-  o.on("--runs N", Integer) { opts[:runs] = _1 }
-end.parse!(ARGV)
-RUBIES = {
-  "fork" => ENV.fetch("FORK", File.join(ROOT, "_install/bin/ruby")),
-  "vanilla" => ENV.fetch("VANILLA", File.join(ROOT, "_vanilla/bin/ruby")),
-}
+opts = Bench.options({procs: [1, 2, 4, 8, 16], limit: fig == "fig5" ? 512 : 96, swap: 2048, runs: 3}) do |o, op|
+  o.on("--procs LIST") { op[:procs] = _1.split(",").map { |n| Integer(n) } }
+  o.on("--limit MIB", Integer) { op[:limit] = _1 }
+  o.on("--swap MIB", Integer) { op[:swap] = _1 }
+end
+RUBIES = opts[:rubies]
 WORK = {
   "fig5" => [File.join(__dir__, "fig4.rb"), {"LIVE" => "1000000", "N" => "3000000", "TEMP" => "float"},
              "seed 003's fig. 4 microbenchmark, 1M live objects and 3M heap Float temporaries"],
@@ -129,7 +122,6 @@ begin
   end
   $stderr.puts
 
-  series_id = `git -C #{ROOT} log -1 --format=%h -- patches`.strip
   cmd = "ruby benchmark/heap/procs.rb #{fig} --procs #{opts[:procs].join(",")} --limit #{opts[:limit]} --swap #{opts[:swap]} --runs #{opts[:runs]}"
   cell = ->(xs) { format("%.3g (%.3g..%.3g)", Stats.median(xs), xs.min, xs.max) }
   med = ->(n, r, k) { Stats.median(results[[n, r]][k]) }
@@ -141,8 +133,8 @@ begin
     idx.empty? ? "- (0)" : format("%.3f (%d)", Stats.median(idx.map { |i| f[:total][i] / v[:total][i] }), idx.size)
   end
   name = fig == "fig5" ? "heap-fig5" : "heap-fig7"
-  FileUtils.mkdir_p(File.join(ROOT, "results/data"))
-  File.write(File.join(ROOT, "results/data/#{name}-rounds.tsv"),
+  rounds = Bench.data_path("#{name}-rounds.tsv", opts)
+  File.write(rounds,
              "round\tN\truby\ttotal_s\tper_process_s\tkilled\tpeak_mib\tpressure_events\n" +
              results.flat_map { |(n, r), h|
                h[:total].each_index.map { |i| [i + 1, n, r, h[:total][i].round(3), h[:per][i].round(3), h[:killed][i], h[:peak_mb][i], h[:events][i]].join("\t") + "\n" }
@@ -153,38 +145,35 @@ begin
       "#{cell.(f[:per])} | #{cell.(v[:per])} | #{format("%.3f", med.(n, "fork", :per) / med.(n, "vanilla", :per))} | " \
       "#{clean.(n)} | #{f[:killed].sum} / #{v[:killed].sum} | #{Stats.median(f[:peak_mb]).round} / #{Stats.median(v[:peak_mb]).round} | #{Stats.median(f[:events]).round} |"
   end
-  dat = File.join(ROOT, "results/data/#{name}.dat")
+  dat = Bench.data_path("#{name}.dat", opts)
   File.write(dat, opts[:procs].map { |n|
     "#{n} #{med.(n, "fork", :total)} #{med.(n, "vanilla", :total)} #{med.(n, "fork", :per)} #{med.(n, "vanilla", :per)}\n"
   }.join)
-  sdat = series.to_h { |r, s| [r, File.join(ROOT, "results/data/#{name}-rss-#{r}.dat")] }
+  sdat = series.to_h { |r, s| [r, Bench.data_path("#{name}-rss-#{r}.dat", opts)] }
   series.each { |r, s| File.write(sdat[r], s.map { |t, mb, all| "#{t} #{mb} #{all}\n" }.join) }
   title = "#{what}: 1..#{opts[:procs].max} processes in a #{opts[:limit]} MiB memory cgroup, #{opts[:swap]} MiB swap"
-  IO.popen(["gnuplot"], "w") do |g|
-    g.puts <<~GP
-      set terminal png size 900,500 noenhanced
-      set output "#{File.join(ROOT, "results/#{name}.png")}"
-      set title "#{title}"
-      set logscale x 2
-      set xlabel "processes at once"
-      set ylabel "seconds (median)"
-      set key top left
-      plot "#{dat}" using 1:2 with linespoints title "fork: all done", \\
-           "#{dat}" using 1:3 with linespoints title "vanilla: all done", \\
-           "#{dat}" using 1:4 with linespoints title "fork: per process", \\
-           "#{dat}" using 1:5 with linespoints title "vanilla: per process"
-      set output "#{File.join(ROOT, "results/#{name}-rss.png")}"
-      set title "the cgroup's memory use, #{opts[:procs].max} processes at once (limit #{opts[:limit]} MiB)"
-      unset logscale x
-      set xlabel "seconds"
-      set ylabel "MiB in the cgroup"
-      plot "#{sdat["fork"]}" using 1:2 with lines lc 1 title "fork: RAM", \\
-           "#{sdat["fork"]}" using 1:3 with lines lc 1 dashtype 3 title "fork: RAM and swap", \\
-           "#{sdat["vanilla"]}" using 1:2 with lines lc 2 title "vanilla: RAM", \\
-           "#{sdat["vanilla"]}" using 1:3 with lines lc 2 dashtype 3 title "vanilla: RAM and swap", \\
-           #{opts[:limit]} with lines lc 3 dashtype 2 title "limit"
-    GP
-  end
+  Bench.plot(Bench.result_path("#{name}.png", opts), <<~GP)
+    set title "#{title}"
+    set logscale x 2
+    set xlabel "processes at once"
+    set ylabel "seconds (median)"
+    set key top left
+    plot "#{dat}" using 1:2 with linespoints title "fork: all done", \\
+         "#{dat}" using 1:3 with linespoints title "vanilla: all done", \\
+         "#{dat}" using 1:4 with linespoints title "fork: per process", \\
+         "#{dat}" using 1:5 with linespoints title "vanilla: per process"
+  GP
+  Bench.plot(Bench.result_path("#{name}-rss.png", opts), <<~GP)
+    set title "the cgroup's memory use, #{opts[:procs].max} processes at once (limit #{opts[:limit]} MiB)"
+    set xlabel "seconds"
+    set ylabel "MiB in the cgroup"
+    set key top left
+    plot "#{sdat["fork"]}" using 1:2 with lines lc 1 title "fork: RAM", \\
+         "#{sdat["fork"]}" using 1:3 with lines lc 1 dashtype 3 title "fork: RAM and swap", \\
+         "#{sdat["vanilla"]}" using 1:2 with lines lc 2 title "vanilla: RAM", \\
+         "#{sdat["vanilla"]}" using 1:3 with lines lc 2 dashtype 3 title "vanilla: RAM and swap", \\
+         #{opts[:limit]} with lines lc 3 dashtype 2 title "limit"
+  GP
   md = <<~MD
     # Seed 003 #{fig == "fig5" ? "figs. 5-6" : "fig. 7"}: #{what}, 1..#{opts[:procs].max} at once under memory pressure
 
@@ -197,8 +186,8 @@ begin
     the fork's processes' `GC.stat(:pressure_events)` summed, median over rounds. "no kill":
     the median of fork / vanilla "all done" over the rounds in which neither lost a process
     (how many in parentheses), since a batch the OOM killer thinned ends sooner. Each round's
-    figures: `results/data/#{name}-rounds.tsv`. fork =
-    `_install/bin/ruby` (series at #{series_id}), vanilla = 3.3.8 from the same tarball, same flags.
+    figures: `#{Bench.rel(rounds)}`. fork =
+    `#{Bench.rel(RUBIES["fork"])}` (series at #{Bench.series}), vanilla = 3.3.8 from the same tarball, same flags.
 
     Command: `#{cmd}` (as root)
 
@@ -212,7 +201,7 @@ begin
 
     ![usage](#{name}-rss.png)
   MD
-  File.write(File.join(ROOT, "results/#{name}.md"), md)
+  Bench.write_result("#{name}.md", md, opts)
   puts md
 ensure
   Dir.rmdir(cg) if cg && File.directory?(cg) rescue nil

@@ -8,23 +8,15 @@
 # loop's first GCs, which age the objects the interpreter's start left young
 # (the fork collects less often while it boots), weigh on the GC time.
 #
-# FORK / VANILLA name the rubies (default _install/bin/ruby, _vanilla/bin/ruby).
-require "optparse"
-require "fileutils"
+# and the options of every runner (benchmark/lib/bench.rb: --fork, --vanilla, --out).
 require_relative "../lib/alternating"
+require_relative "../lib/bench"
 
-ROOT = File.expand_path("../..", __dir__)
 fig = ARGV.shift or abort "usage: #{$0} fig4 [--runs N] [--n N] [--temp float|string]"
-opts = {runs: 5, n: 50_000_000, temp: "float"}
-OptionParser.new do |o|
-  o.on("--runs N", Integer) { opts[:runs] = _1 }
-  o.on("--n N", Integer) { opts[:n] = _1 }
-  o.on("--temp KIND", %w[float string]) { opts[:temp] = _1 }
-end.parse!(ARGV)
-rubies = {
-  "fork" => ENV.fetch("FORK", File.join(ROOT, "_install/bin/ruby")),
-  "vanilla" => ENV.fetch("VANILLA", File.join(ROOT, "_vanilla/bin/ruby")),
-}
+opts = Bench.options({runs: 5, n: 50_000_000, temp: "float"}) do |o, op|
+  o.on("--n N", Integer) { op[:n] = _1 }
+  o.on("--temp KIND", %w[float string]) { op[:temp] = _1 }
+end
 abort "unknown figure #{fig}" unless fig == "fig4"
 
 lives = [10_000, 100_000, 1_000_000]
@@ -33,10 +25,9 @@ configs = lives.flat_map do |live|
     ["live=#{live}", r, "#{__dir__}/fig4.rb", {"LIVE" => live.to_s, "N" => opts[:n].to_s, "TEMP" => opts[:temp]}]
   end
 end
-samples = Alternating.run(configs, rubies, opts[:runs])
+samples = Alternating.run(configs, opts[:rubies], opts[:runs])
 
 keys = samples.values.flat_map(&:keys).uniq
-series = `git -C #{ROOT} log -1 --format=%h -- patches`.strip
 cmd = "ruby benchmark/heap/run.rb fig4 --runs #{opts[:runs]} --n #{opts[:n]} --temp #{opts[:temp]}"
 rows = samples.map { |(label, r), by| "| #{label} | #{r} | " + keys.map { Alternating.cell(by[_1]) }.join(" | ") + " |" }
 ratio_rows = lives.map do |live|
@@ -48,12 +39,9 @@ title = "Seed 003 fig. 4: #{opts[:n]} heap #{opts[:temp]} temporaries beside LIV
 md = <<~MD
   # #{title}
 
-  Medians of #{opts[:runs]} runs of each configuration, the order alternating between rounds,
-  with (min..max). time_s is the loop's wall time, gc_ms its `GC.stat(:time)`, gc_count its GCs,
-  rss_kb the peak RSS of the process (`/usr/bin/time -v`). fork = `_install/bin/ruby` (series at
-  #{series}), vanilla = 3.3.8 from the same tarball, same flags (`_vanilla/bin/ruby`).
+  #{Bench.header(runs: opts[:runs], command: cmd, rubies: opts[:rubies]).chomp}
 
-  Command: `#{cmd}`
+  time_s is the loop's wall time, gc_ms its `GC.stat(:time)`, gc_count its GCs.
 
   | live | ruby | #{keys.join(" | ")} |
   |---|---|#{"---|" * keys.size}
@@ -65,26 +53,21 @@ md = <<~MD
   |---|---|---|---|---|
   #{ratio_rows.join("\n")}
 MD
-FileUtils.mkdir_p(File.join(ROOT, "results/data"))
-File.write(File.join(ROOT, "results/heap-fig4.md"), md)
+Bench.write_result("heap-fig4.md", md, opts)
 
-dat = File.join(ROOT, "results/data/heap-fig4.dat")
+dat = Bench.data_path("heap-fig4.dat", opts)
 File.write(dat, lives.map { |live|
   "#{live} " + %w[fork vanilla].flat_map { |r| by = samples[["live=#{live}", r]]; [Stats.median(by["time_s"]), Stats.median(by["gc_ms"]) / 1000.0] }.join(" ") + "\n"
 }.join)
-IO.popen(["gnuplot"], "w") do |g|
-  g.puts <<~GP
-    set terminal png size 900,500 noenhanced
-    set output "#{File.join(ROOT, "results/heap-fig4.png")}"
-    set title "#{title}"
-    set logscale x
-    set xlabel "live objects"
-    set ylabel "seconds (median)"
-    set key top left
-    plot "#{dat}" using 1:2 with linespoints title "fork: wall", \\
-         "#{dat}" using 1:3 with linespoints title "fork: GC", \\
-         "#{dat}" using 1:4 with linespoints title "vanilla: wall", \\
-         "#{dat}" using 1:5 with linespoints title "vanilla: GC"
-  GP
-end
+Bench.plot(Bench.result_path("heap-fig4.png", opts), <<~GP)
+  set title "#{title}"
+  set logscale x
+  set xlabel "live objects"
+  set ylabel "seconds (median)"
+  set key top left
+  plot "#{dat}" using 1:2 with linespoints title "fork: wall", \\
+       "#{dat}" using 1:3 with linespoints title "fork: GC", \\
+       "#{dat}" using 1:4 with linespoints title "vanilla: wall", \\
+       "#{dat}" using 1:5 with linespoints title "vanilla: GC"
+GP
 puts md

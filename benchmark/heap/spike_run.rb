@@ -5,24 +5,16 @@
 #
 #   ruby benchmark/heap/spike_run.rb [--runs 3] [--mb 1024] [--idle 30] [--on fiber|thread]
 #
-# FORK / VANILLA name the rubies (default _install/bin/ruby, _vanilla/bin/ruby).
-require "optparse"
-require "fileutils"
+# and the options of every runner (benchmark/lib/bench.rb: --fork, --vanilla, --out).
 require "open3"
-require_relative "../lib/stats"
+require_relative "../lib/bench"
 
-ROOT = File.expand_path("../..", __dir__)
-opts = {runs: 3, mb: 1024, idle: 30, on: "fiber"}
-OptionParser.new do |o|
-  o.on("--runs N", Integer) { opts[:runs] = _1 }
-  o.on("--mb MB", Integer) { opts[:mb] = _1 }
-  o.on("--idle S", Integer) { opts[:idle] = _1 }
-  o.on("--on WHERE", %w[fiber thread]) { opts[:on] = _1 }
-end.parse!(ARGV)
-rubies = {
-  "fork" => ENV.fetch("FORK", File.join(ROOT, "_install/bin/ruby")),
-  "vanilla" => ENV.fetch("VANILLA", File.join(ROOT, "_vanilla/bin/ruby")),
-}
+opts = Bench.options({runs: 3, mb: 1024, idle: 30, on: "fiber"}) do |o, op|
+  o.on("--mb MB", Integer) { op[:mb] = _1 }
+  o.on("--idle S", Integer) { op[:idle] = _1 }
+  o.on("--on WHERE", %w[fiber thread]) { op[:on] = _1 }
+end
+rubies = opts[:rubies]
 env = {"SPIKE_MB" => opts[:mb].to_s, "IDLE" => opts[:idle].to_s, "STEP" => "0.5", "SPIKE_ON" => opts[:on]}
 
 figures = Hash.new { |h, k| h[k] = Hash.new { |h2, k2| h2[k2] = [] } }
@@ -38,28 +30,22 @@ opts[:runs].times do |round|
 end
 $stderr.puts
 
-FileUtils.mkdir_p(File.join(ROOT, "results/data"))
-dats = rubies.keys.to_h { |r| [r, File.join(ROOT, "results/data/heap-spike-#{r}.dat")] }
+dats = rubies.keys.to_h { |r| [r, Bench.data_path("heap-spike-#{r}.dat", opts)] }
 curves.each { |r, c| File.write(dats[r], c.map { |t, mb| "#{t} #{mb}\n" }.join) }
 before = rubies.keys.to_h { |r| [r, Stats.median(figures[r]["rss_before_kb"]) / 1024.0] }
 title = "#{opts[:mb]} MiB of Strings made live on a #{opts[:on]} and dropped, then #{opts[:idle]} s of sleep"
-IO.popen(["gnuplot"], "w") do |g|
-  g.puts <<~GP
-    set terminal png size 900,500 noenhanced
-    set output "#{File.join(ROOT, "results/heap-spike.png")}"
-    set title "#{title}"
-    set xlabel "seconds after the spike"
-    set ylabel "RSS, MiB (log)"
-    set logscale y
-    set key top right
-    plot "#{dats["fork"]}" using 1:2 with lines lc 1 title "fork", \\
-         "#{dats["vanilla"]}" using 1:2 with lines lc 2 title "vanilla", \\
-         #{before["fork"]} with lines lc 1 dashtype 2 title "fork before the spike", \\
-         #{before["fork"] * 1.25} with lines lc 3 dashtype 3 title "1.25 x fork before"
-  GP
-end
+Bench.plot(Bench.result_path("heap-spike.png", opts), <<~GP)
+  set title "#{title}"
+  set xlabel "seconds after the spike"
+  set ylabel "RSS, MiB (log)"
+  set logscale y
+  set key top right
+  plot "#{dats["fork"]}" using 1:2 with lines lc 1 title "fork", \\
+       "#{dats["vanilla"]}" using 1:2 with lines lc 2 title "vanilla", \\
+       #{before["fork"]} with lines lc 1 dashtype 2 title "fork before the spike", \\
+       #{before["fork"] * 1.25} with lines lc 3 dashtype 3 title "1.25 x fork before"
+GP
 cell = ->(xs, div = 1.0) { format("%.4g (%.4g..%.4g)", Stats.median(xs) / div, xs.min / div, xs.max / div) }
-series = `git -C #{ROOT} log -1 --format=%h -- patches`.strip
 cmd = "ruby benchmark/heap/spike_run.rb --runs #{opts[:runs]} --mb #{opts[:mb]} --idle #{opts[:idle]} --on #{opts[:on]}"
 rows = rubies.keys.map do |r|
   f = figures[r]
@@ -71,7 +57,7 @@ md = <<~MD
 
   `benchmark/heap/spike.rb`: RSS (`/proc/self/statm`) after a `GC.start` at boot ("before"), at the
   end of the spike, and after #{opts[:idle]} s of sleep; medians of #{opts[:runs]} runs of each ruby, the order
-  alternating, with (min..max). fork = `_install/bin/ruby` (series at #{series}), vanilla = 3.3.8
+  alternating, with (min..max). fork = `#{Bench.rel(rubies["fork"])}` (series at #{Bench.series}), vanilla = 3.3.8
   from the same tarball, same flags.
 
   Command: `#{cmd}`
@@ -82,5 +68,5 @@ md = <<~MD
 
   ![RSS over time](heap-spike.png)
 MD
-File.write(File.join(ROOT, "results/heap-spike.md"), md)
+Bench.write_result("heap-spike.md", md, opts)
 puts md

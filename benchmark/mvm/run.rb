@@ -7,22 +7,12 @@
 #   ruby benchmark/mvm/run.rb split  [--runs 5]
 #   ruby benchmark/mvm/run.rb gc     [--runs 5]
 #
-# FORK / VANILLA name the rubies (default _install/bin/ruby, _vanilla/bin/ruby).
-require "optparse"
-require "fileutils"
+# and the options of every runner (benchmark/lib/bench.rb: --fork, --vanilla, --out).
 require_relative "../lib/alternating"
+require_relative "../lib/bench"
 
-ROOT = File.expand_path("../..", __dir__)
 fig = ARGV.shift or abort "usage: #{$0} table2|split|gc [--runs N] [--n N]"
-opts = {runs: 5, n: 500}
-OptionParser.new do |o|
-  o.on("--runs N", Integer) { opts[:runs] = _1 }
-  o.on("--n N", Integer) { opts[:n] = _1 }
-end.parse!(ARGV)
-RUBIES = {
-  "fork" => ENV.fetch("FORK", File.join(ROOT, "_install/bin/ruby")),
-  "vanilla" => ENV.fetch("VANILLA", File.join(ROOT, "_vanilla/bin/ruby")),
-}
+opts = Bench.options({runs: 5, n: 500}) { |o, op| o.on("--n N", Integer) { op[:n] = _1 } }
 here = __dir__
 
 # [row label, ruby, script, env] for every configuration of the figure
@@ -51,12 +41,11 @@ configs =
   else abort "unknown figure #{fig}"
   end
 
-samples = Alternating.run(configs, RUBIES, opts[:runs])
+samples = Alternating.run(configs, opts[:rubies], opts[:runs])
 
 keys = samples.values.flat_map(&:keys).uniq
 cell = Alternating.method(:cell)
 cmd = "ruby benchmark/mvm/run.rb #{fig} --runs #{opts[:runs]}#{fig == "table2" ? " --n #{opts[:n]}" : ""}"
-series = `git -C #{ROOT} log -1 --format=%h -- patches`.strip
 rows = samples.map do |(label, rname), by|
   "| #{label} | #{rname} | " + keys.map { |k| cell.(by[k]) }.join(" | ") + " |"
 end
@@ -66,40 +55,27 @@ title = {"table2" => "Seed 004 table 2: create, run an empty program and wait, #
 md = <<~MD
   # #{title}
 
-  Medians of #{opts[:runs]} runs of each configuration, the order alternating between rounds,
-  with (min..max); rss_kb is the peak RSS of the whole process (`/usr/bin/time -v`).
-  fork = `_install/bin/ruby` (series at #{series}), vanilla = 3.3.8 from the same tarball,
-  same flags (`_vanilla/bin/ruby`).
-
-  Command: `#{cmd}`
+  #{Bench.header(runs: opts[:runs], command: cmd, rubies: opts[:rubies]).chomp}
 
   | configuration | ruby | #{keys.join(" | ")} |
   |---|---|#{"---|" * keys.size}
   #{rows.join("\n")}
 MD
-FileUtils.mkdir_p(File.join(ROOT, "results"))
-path = File.join(ROOT, "results/mvm-#{fig}.md")
-File.write(path, md)
+Bench.write_result("mvm-#{fig}.md", md, opts)
 
 # one plot of the main figure: per_ms / time_s / beside_gc_s
 metric = {"table2" => "per_ms", "split" => "time_s", "gc" => "beside_gc_s"}[fig]
-dat = File.join(ROOT, "results/data/mvm-#{fig}.dat")
-FileUtils.mkdir_p(File.dirname(dat))
+dat = Bench.data_path("mvm-#{fig}.dat", opts)
 File.write(dat, samples.map.with_index { |((label, rname), by), i|
   "#{i} \"#{label} (#{rname})\" #{Stats.median(by[metric])}\n" }.join)
-png = File.join(ROOT, "results/mvm-#{fig}.png")
-IO.popen(["gnuplot"], "w") do |g|
-  g.puts <<~GP
-    set terminal png size 900,500 noenhanced
-    set output "#{png}"
-    set bmargin 9
-    set title "#{title}"
-    set style fill solid 0.6
-    set boxwidth 0.7
-    set ylabel "#{metric} (median)"
-    set xtics rotate by -45
-    #{fig == "table2" ? "set logscale y" : ""}
-    plot "#{dat}" using 1:3:xtic(2) with boxes notitle
-  GP
-end
+Bench.plot(Bench.result_path("mvm-#{fig}.png", opts), <<~GP)
+  set bmargin 9
+  set title "#{title}"
+  set style fill solid 0.6
+  set boxwidth 0.7
+  set ylabel "#{metric} (median)"
+  set xtics rotate by -45
+  #{fig == "table2" ? "set logscale y" : ""}
+  plot "#{dat}" using 1:3:xtic(2) with boxes notitle
+GP
 puts md

@@ -20,6 +20,9 @@
 # them 40-60 times slower (most .rb files take 1-60 s: the timed suite covers
 # them).  Vanilla is VANILLA or _vanilla/bin/ruby.  Name a
 # second copy of vanilla as a candidate to see the counts' own noise floor.
+# --out defaults to results/vmstack-icount.md (in BENCH_RESULTS if set, as
+# for the other runners: benchmark/lib/bench.rb), its plot beside it as .png;
+# --tsv to build/bench/icount/icount.tsv.
 require "optparse"
 require "yaml"
 require "fileutils"
@@ -28,12 +31,11 @@ require "time"
 require "set"
 require_relative "../lib/stats"
 require_relative "../lib/icount_samples"
+require_relative "../lib/bench"
 
-ROOT = File.expand_path("../..", __dir__)
-bench_dir = File.join(ROOT, "build/src/benchmark")
-opts = {parallel: 2, target: 1e8, max_native: 0.5, filter: nil, report_only: false,
-        out: File.join(ROOT, "results/vmstack-icount.md"), tsv: nil, note: nil}
-rubies = {"vanilla" => ENV.fetch("VANILLA", File.join(ROOT, "_vanilla/bin/ruby"))}
+bench_dir = File.join(Bench::ROOT, "build/src/benchmark")
+opts = {parallel: 2, target: 1e8, max_native: 0.5, filter: nil, report_only: false, out: nil, tsv: nil, note: nil}
+rubies = {"vanilla" => Bench.rubies["vanilla"]}
 cand_env = Hash.new { |h, k| h[k] = {} }
 OptionParser.new do |o|
   o.on("--ruby NAME=PATH") do |v|
@@ -57,12 +59,13 @@ OptionParser.new do |o|
   o.on("--resume") { opts[:resume] = true }
   o.on("--note TEXT") { |v| opts[:note] = v }
 end.parse!(ARGV)
+opts[:out] ||= Bench.result_path("vmstack-icount.md")
 names = rubies.keys
 cands = names - ["vanilla"]
 abort "name at least one candidate with --ruby NAME=PATH" if cands.empty? && !opts[:report_only]
 (cand_env.keys - rubies.keys).each { |n| abort "--env #{n}: no --ruby #{n}=PATH" }
 abort "valgrind is not installed" unless opts[:report_only] || system("command -v valgrind >/dev/null")
-work = File.join(ROOT, "build/bench/icount")
+work = File.join(Bench::ROOT, "build/bench/icount")
 FileUtils.mkdir_p(work)
 tsv = opts[:tsv] || File.join(work, "icount.tsv")
 FileUtils.mkdir_p(File.dirname(tsv))
@@ -232,8 +235,7 @@ end
 
 FileUtils.mkdir_p(File.dirname(opts[:out]))
 png = opts[:out].sub(/\.md\z/, ".png")
-plot = system("command -v gnuplot >/dev/null")
-rel = ->(p) { p.sub(ROOT + "/", "") }
+plot = Bench.gnuplot?
 File.open(opts[:out], "w") do |o|
   o.puts "# benchmark/ suite (app_, so_, vm_ files): instructions per iteration, #{cands.join(', ')} vs vanilla 3.3.8"
   o.puts
@@ -242,8 +244,8 @@ File.open(opts[:out], "w") do |o|
   o.puts "its loop, start-up and prelude subtracted; a .rb file's is its whole run less an empty script's."
   o.puts "`benchmark/vmstack/icount.rb` says how. Counts do not see cache, TLB or page-fault costs."
   o.puts
-  o.puts "- command: `ruby benchmark/vmstack/icount.rb#{cands.map { |c| " --ruby #{c}=#{rel[rubies[c] || '?']}" }.join}#{cand_env.flat_map { |n, e| e.map { |k, v| " --env #{n}:#{k}=#{v}" } }.join}#{opts[:filter] ? " --filter '#{opts[:filter].source}'" : ''}`#{opts[:report_only] ? ' (report from the samples)' : ''}"
-  o.puts "- samples: `#{rel[tsv]}`"
+  o.puts "- command: `ruby benchmark/vmstack/icount.rb#{cands.map { |c| " --ruby #{c}=#{Bench.rel(rubies[c] || '?')}" }.join}#{cand_env.flat_map { |n, e| e.map { |k, v| " --env #{n}:#{k}=#{v}" } }.join}#{opts[:filter] ? " --filter '#{opts[:filter].source}'" : ''}`#{opts[:report_only] ? ' (report from the samples)' : ''}"
+  o.puts "- samples: `#{Bench.rel(tsv)}`"
   o.puts "- date: #{started.utc.iso8601}#{opts[:report_only] ? '' : ", #{(elapsed / 60).round(1)} minutes"}"
   unless opts[:report_only]
     rubies.each do |n, r|
@@ -291,9 +293,7 @@ if plot
     ["'#{data}' using 1:2 with points pt 7 ps 0.5 lc rgb '#{col}' title '#{c}'",
      "#{summary[c][:geo]} with lines lc rgb '#{col}' dt 2 title sprintf('#{c}: geometric mean %.4f', #{summary[c][:geo]})"]
   end.flatten
-  script = <<~GP
-    set terminal pngcairo size 1000,500 noenhanced
-    set output '#{png}'
+  Bench.plot(png, <<~GP, size: "1000,500", terminal: "pngcairo")
     set title 'benchmark/ suite (app_, so_, vm_): instructions / vanilla instructions, jobs sorted per candidate'
     set key left top opaque box
     set ylabel 'candidate / vanilla (Ir)'
@@ -304,7 +304,6 @@ if plot
     set arrow from graph 0, first 1.1 to graph 1, first 1.1 nohead lc rgb 'red' dt 3
     plot #{series.join(", \\\n         ")}
   GP
-  IO.popen(["gnuplot"], "w") { |g| g.write(script) }
 end
 puts File.read(opts[:out]).lines.first(22).join
 puts "written: #{opts[:out]}"

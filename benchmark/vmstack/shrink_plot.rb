@@ -6,7 +6,7 @@
 #
 # The VAR=VALUE pairs go into every run's environment (DEPTH, CYCLES,
 # RUBY_THREAD_VM_STACK_SIZE).
-require "fileutils"
+require_relative "../lib/bench"
 
 out = ARGV.shift or abort "usage: shrink_plot.rb OUT.png LABEL=RUBY... [-- VAR=VALUE...]"
 env_args = ARGV.index("--") ? ARGV.slice!(ARGV.index("--")..)[1..] : []
@@ -14,7 +14,7 @@ env = env_args.to_h { |kv| kv.split("=", 2) }
 rubies = ARGV.to_h { |spec| spec.split("=", 2) }
 abort "no rubies" if rubies.empty?
 script = File.expand_path("shrink.rb", __dir__)
-work = File.expand_path("../../build/bench", __dir__)
+work = File.join(Bench::ROOT, "build/bench")
 FileUtils.mkdir_p(work)
 
 steps = nil
@@ -28,8 +28,6 @@ plots = rubies.map do |label, ruby|
 end
 
 gp = <<~GP
-  set terminal pngcairo size 900,500 noenhanced
-  set output '#{File.expand_path(out)}'
   set title 'A thread recursing #{env["DEPTH"] || 100_000} deep, #{env["CYCLES"] || 3} times: resident memory after each step'
   set ylabel 'VmRSS (MB)'
   set xlabel 'step (deepN: at the bottom of burst N; gcN.M: after GC.start and one call)'
@@ -39,5 +37,4 @@ gp = <<~GP
   set yrange [0:*]
   plot #{plots.join(', ')}
 GP
-IO.popen(["gnuplot"], "w") { |g| g.write(gp) }
-puts "written: #{out}"
+puts "written: #{out}" if Bench.plot(File.expand_path(out), gp, size: "900,500", terminal: "pngcairo")

@@ -1,0 +1,118 @@
+# What benchmark/'s runners share: the rubies they compare, the options every
+# runner takes, the series a figure was measured on, where results go, the
+# paragraph that opens a table, and the plots.
+#
+#   require_relative "../lib/bench"
+#   opts = Bench.options({runs: 5, n: 500}) { |o, opts| o.on("--n N", Integer) { opts[:n] = _1 } }
+#   Bench.write_result("mvm-table2.md", md, opts)
+#   Bench.plot(Bench.result_path("mvm-table2.png", opts), <<~GP)
+#     plot ...
+#   GP
+#
+# Every runner takes --runs N, --fork PATH, --vanilla PATH (default
+# _install/bin/ruby and _vanilla/bin/ruby, or FORK and VANILLA from the
+# environment) and --out DIR (default results/, or BENCH_RESULTS from the
+# environment: a trial run need not overwrite the current figures).
+require "optparse"
+require "fileutils"
+require_relative "stats"
+
+module Bench
+  ROOT = File.expand_path("../..", __dir__)
+
+  module_function
+
+  # {"fork" => path, "vanilla" => path}
+  def rubies(fork: nil, vanilla: nil)
+    {"fork" => fork || ENV["FORK"] || File.join(ROOT, "_install/bin/ruby"),
+     "vanilla" => vanilla || ENV["VANILLA"] || File.join(ROOT, "_vanilla/bin/ruby")}
+  end
+
+  # Parses argv (ARGV by default) into a copy of defaults, with the options
+  # every runner takes and those the block adds (given the OptionParser and
+  # the Hash).  opts[:rubies] is rubies(), opts[:out] the results folder.
+  def options(defaults = {}, argv = ARGV, banner: nil)
+    opts = {runs: 5}.merge(defaults)
+    opts[:out] ||= ENV["BENCH_RESULTS"] || File.join(ROOT, "results")
+    fork = vanilla = nil
+    parser = OptionParser.new do |o|
+      o.banner = banner if banner
+      o.on("--runs N", Integer, "runs of each configuration (default #{opts[:runs]})") { opts[:runs] = _1 }
+      o.on("--fork PATH", "the fork's ruby (default _install/bin/ruby or FORK)") { fork = _1 }
+      o.on("--vanilla PATH", "vanilla 3.3.8's ruby (default _vanilla/bin/ruby or VANILLA)") { vanilla = _1 }
+      o.on("--out DIR", "where the tables and plots go (default results/ or BENCH_RESULTS)") { opts[:out] = _1 }
+      yield o, opts if block_given?
+    end
+    begin
+      parser.parse!(argv)
+    rescue OptionParser::ParseError => e
+      abort "#{e.message}\n#{parser}"
+    end
+    opts[:rubies] = rubies(fork: fork, vanilla: vanilla)
+    opts
+  end
+
+  # The commit of this repository's patches/ that the fork was built from.
+  def series
+    `git -C #{ROOT} log -1 --format=%h -- patches`.strip
+  end
+
+  # A ruby's `ruby -v`.
+  def version(ruby)
+    `#{ruby} -v`.strip
+  end
+
+  # The paragraph that opens a table of medians: how many runs, what the two
+  # rubies are, and the command that made it.
+  def header(runs:, command:, rubies: self.rubies)
+    <<~MD
+      Medians of #{runs} runs of each configuration, the order alternating between rounds,
+      with (min..max); rss_kb is the peak RSS of the whole process (`/usr/bin/time -v`).
+      fork = `#{rel(rubies["fork"])}` (series at #{series}), vanilla = 3.3.8 from the same tarball,
+      same flags (`#{rel(rubies["vanilla"])}`).
+
+      Command: `#{command}`
+    MD
+  end
+
+  # path relative to the repository, where it is inside it
+  def rel(path)
+    full = File.expand_path(path)
+    full.start_with?(ROOT + "/") ? full.delete_prefix(ROOT + "/") : path
+  end
+
+  # out/name, and out/data/name for the data behind a plot; the folder made
+  def result_path(name, opts = {})
+    dir = opts[:out] || ENV["BENCH_RESULTS"] || File.join(ROOT, "results")
+    FileUtils.mkdir_p(dir)
+    File.join(dir, name)
+  end
+
+  def data_path(name, opts = {})
+    result_path(File.join("data", name), opts).tap { FileUtils.mkdir_p(File.dirname(_1)) }
+  end
+
+  def write_result(name, text, opts = {})
+    File.write(result_path(name, opts), text)
+  end
+
+  def gnuplot?
+    system("command -v gnuplot >/dev/null")
+  end
+
+  # Runs gnuplot on script, after the lines that make it write png (a PNG of
+  # size "W,H").  Without gnuplot, or if it fails, says so and returns false.
+  def plot(png, script, size: "900,500", terminal: "png")
+    unless gnuplot?
+      warn "gnuplot is missing: #{png} not made"
+      return false
+    end
+    IO.popen(["gnuplot"], "w") do |g|
+      g.write("set terminal #{terminal} size #{size} noenhanced\nset output #{png.dump}\n")
+      g.write(script)
+    end
+    return true if $?.success?
+    warn "gnuplot failed: #{png}"
+    false
+  end
+end
