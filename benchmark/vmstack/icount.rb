@@ -223,6 +223,10 @@ end
 # per job: {ruby => instructions per iteration}
 per = IcountSamples.per_job(tsv, filter: opts[:filter])
 abort "no samples in #{tsv}" if per.empty?
+# A GC-bound job whose loop is short against a GC's cost can count fewer
+# instructions with N iterations than with 0: no ratio of it means anything.
+unmeasurable = per.select { |_, by| by.values.any? { _1 <= 0 } }
+per = per.reject { |k, _| unmeasurable.key?(k) }
 cands = (per.values.flat_map(&:keys).uniq - ["vanilla"]).sort_by { |c| rubies.keys.index(c) || 99 } if opts[:report_only]
 rows = cands.to_h do |c|
   [c, per.filter_map { |k, by| by[c] && by["vanilla"] && by["vanilla"] > 0 ? [k, by[c] / by["vanilla"]] : nil }.sort]
@@ -272,6 +276,11 @@ File.open(opts[:out], "w") do |o|
   end
   unless failures.empty?
     o.puts "Failed under valgrind: " + failures.map { |f, w| "#{f} (#{w.join('; ')})" }.join(", ") + "."
+    o.puts
+  end
+  unless unmeasurable.empty?
+    o.puts "Left out (a count per iteration at or below 0, GC's noise against a short loop): " +
+           unmeasurable.map { |k, by| "#{k} (#{by.map { |c, n| "#{c} #{n.round}" }.join(', ')})" }.join("; ") + "."
     o.puts
   end
   o.puts "## All jobs"
