@@ -168,7 +168,7 @@ bench-quick: build vanilla
 ## make bench-vmstack  seed 000 figs. 10-13: the suite's app_, so_ and vm_ files on the fork
 ##                     (first VM stacks small, and as large as the maximum), on the copy and
 ##                     fixed layouts (build/_copy, build/_fixed), and on vanilla
-##                     -> results/vmstack-suite.md
+##                     -> results/vmstack-suite.md (benchmark/vmstack/run.rb, as the two below)
 VMSTACK_FIXED ?= $(CURDIR)/build/_fixed
 vmstack-fixed:
 	@$(MAKE) --no-print-directory build OBJ=build/obj-fixed PREFIX=$(VMSTACK_FIXED) \
@@ -178,28 +178,21 @@ VMSTACK_COPY ?= $(CURDIR)/build/_copy
 vmstack-copy:
 	@$(MAKE) --no-print-directory build OBJ=build/obj-copy PREFIX=$(VMSTACK_COPY) \
 	    CONFIGURE_ARGS=--with-vm-stack=copy
+VMSTACK_RUN = FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby COPY=$(VMSTACK_COPY)/bin/ruby \
+    FIXED=$(VMSTACK_FIXED)/bin/ruby $(VANILLA_PREFIX)/bin/ruby benchmark/vmstack/run.rb
 bench-vmstack: build vanilla vmstack-fixed vmstack-copy
-	@benchmark/suite.sh vm --rounds 2 --out results/vmstack-suite.md \
-	    --ruby fork=$(PREFIX)/bin/ruby \
-	    --ruby fork-initial-max=$(PREFIX)/bin/ruby \
-	    --env fork-initial-max:RUBY_THREAD_VM_STACK_INITIAL_SIZE=1048576 \
-	    --env fork-initial-max:RUBY_FIBER_VM_STACK_INITIAL_SIZE=131072 \
-	    --ruby copy=$(VMSTACK_COPY)/bin/ruby \
-	    --ruby fixed=$(VMSTACK_FIXED)/bin/ruby
+	@$(VMSTACK_RUN) suite
 
 ## make bench-vmstack-memory  seed 000 tables 1-2, fig. 8 and the shrink after a spike
 ##                     (fork, copy and fixed layouts, vanilla) -> results/vmstack-*.md, .png
 bench-vmstack-memory: build vanilla vmstack-fixed vmstack-copy
-	@FORK=$(PREFIX)/bin/ruby COPY=$(VMSTACK_COPY)/bin/ruby FIXED=$(VMSTACK_FIXED)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
-	    benchmark/vmstack/memory.sh
+	@$(VMSTACK_RUN) table1 table2 fig8 shrink
 
 ## make bench-vmstack-icount  the same files' instructions per iteration, counted by valgrind
 ##                     (fork, copy and fixed vs vanilla; noise-free, unlike times; 1-2 hours)
 ##                     -> results/vmstack-icount.md
 bench-vmstack-icount: build vanilla vmstack-fixed vmstack-copy
-	@$(VANILLA_PREFIX)/bin/ruby benchmark/vmstack/icount.rb --parallel $(JOBS) \
-	    --ruby fork=$(PREFIX)/bin/ruby --ruby copy=$(VMSTACK_COPY)/bin/ruby --ruby fixed=$(VMSTACK_FIXED)/bin/ruby \
-	    --out results/vmstack-icount.md --tsv results/data/vmstack-icount.tsv
+	@$(VMSTACK_RUN) icount --jobs $(JOBS)
 
 ## make fiber-sjlj   the sjlj coroutine backend (--with-coroutine=sjlj) into build/_sjlj
 FIBER_SJLJ ?= $(CURDIR)/build/_sjlj
@@ -223,10 +216,11 @@ check-fiber-sjlj: fiber-sjlj
 
 ## make bench-fiber  seed 002 figs. 4-11 and seed 001 tables 2-4 with fibers: the fork (amd64),
 ##                   its sjlj and ucontext backends, the fork without the stack cache,
-##                   and vanilla -> results/fiber-*.md, .png (about 25 minutes; FIGS="4 10" for some)
+##                   and vanilla -> results/fiber-*.md, .png (benchmark/fiber/run.rb; about 25 minutes;
+##                   FIGS="fig4 fig10" for some)
 bench-fiber: build vanilla fiber-sjlj fiber-ucontext
 	@FORK=$(PREFIX)/bin/ruby SJLJ=$(FIBER_SJLJ)/bin/ruby UCONTEXT=$(FIBER_UCONTEXT)/bin/ruby \
-	    VANILLA=$(VANILLA_PREFIX)/bin/ruby benchmark/fiber/run.sh
+	    VANILLA=$(VANILLA_PREFIX)/bin/ruby $(VANILLA_PREFIX)/bin/ruby benchmark/fiber/run.rb $(FIGS)
 
 ## make bench-mvm    seed 004 table 2, the split of a VM's start and GC beside other VMs
 ##                   -> results/mvm-*.md, .png (benchmark/mvm/run.rb)
@@ -245,9 +239,11 @@ bench-heap: build vanilla
 	    $(VANILLA_PREFIX)/bin/ruby benchmark/heap/spike_run.rb --runs 3 --mb 1024 --idle 30 --on fiber
 
 ## make bench-channel  seed 004 section 5: table 3, figs. 8-10, throughput, HTTP, RSS
-##                   -> results/channel-*.md, .png (about 40 minutes; FIGS="fig9" for some)
+##                   -> results/channel-*.md, .png (benchmark/channel/run.rb; about 40 minutes;
+##                   FIGS="fig9" for some)
 bench-channel: build vanilla
-	@FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby benchmark/channel/run.sh
+	@FORK=$(PREFIX)/bin/ruby VANILLA=$(VANILLA_PREFIX)/bin/ruby \
+	    $(VANILLA_PREFIX)/bin/ruby benchmark/channel/run.rb $(FIGS)
 
 ## make clean        remove build/ (keeps dist/, _install/, _vanilla/)
 clean:

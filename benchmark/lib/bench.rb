@@ -57,6 +57,33 @@ module Bench
     `git -C #{ROOT} log -1 --format=%h -- patches`.strip
   end
 
+  # The figures a feature's run.rb makes: those named in argv (after the
+  # options), or all of them; an unknown name aborts, listing the known.
+  def figures(argv, all)
+    picked = argv.empty? ? all : argv
+    unknown = picked - all
+    abort "unknown figure: #{unknown.join(", ")} (known: #{all.join(" ")})" unless unknown.empty?
+    picked
+  end
+
+  # Runs a command (an Array), shown first as `set -x` shows one; aborts
+  # when it fails.  env: extra environment.
+  def run!(*cmd, env: {})
+    cmd = cmd.flatten.map(&:to_s)
+    warn "+ " + env.map { |k, v| "#{k}=#{v} " }.join + cmd.join(" ")
+    system(env, *cmd, chdir: ROOT) or abort "failed (#{$?.exitstatus}): #{cmd.first(3).join(" ")} ..."
+  end
+
+  # A ruby with an environment of its own, as a wrapper script in
+  # build/bench/NAME (benchmark/run.rb's --env is for every ruby).
+  def wrapper(name, ruby, env)
+    path = File.join(ROOT, "build/bench", name)
+    FileUtils.mkdir_p(File.dirname(path))
+    File.write(path, "#!/bin/sh\nexec env #{env.map { "#{_1}=#{_2}" }.join(" ")} #{File.expand_path(ruby)} \"$@\"\n")
+    File.chmod(0755, path)
+    path
+  end
+
   # A ruby's `ruby -v`.
   def version(ruby)
     `#{ruby} -v`.strip
