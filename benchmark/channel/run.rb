@@ -15,14 +15,12 @@
 # With no FIGURE, all of them (make bench-channel, about 40 minutes).
 # --runs overrides each figure's own count; and the options of every runner
 # (benchmark/lib/bench.rb: --fork, --vanilla, --out).
-require "rbconfig"
 require_relative "../lib/bench"
 
 opts = Bench.options({runs: nil})
 figs = Bench.figures(ARGV, %w[table3 throughput fig8 fig9 fig10 http rss])
 fork, vanilla = opts[:rubies].values_at("fork", "vanilla")
-out = opts[:out]
-runs = ->(n) { ["--runs", opts[:runs] || n] }
+runs = ->(n) { Bench.runs_option(opts, n) }
 ruby = RbConfig.ruby
 rubies = ["--fork", fork, "--vanilla", vanilla]
 

@@ -16,7 +16,6 @@
 # backends are make fiber-sjlj fiber-ucontext (build/_sjlj, build/_ucontext, or
 # SJLJ and UCONTEXT).  --runs overrides each figure's own count; and the
 # options of every runner (benchmark/lib/bench.rb: --fork, --vanilla, --out).
-require "rbconfig"
 require "time"
 require_relative "../lib/bench"
 
@@ -28,12 +27,10 @@ opts = Bench.options({runs: nil}) do |o, op|
 end
 figs = Bench.figures(ARGV, %w[fig4 fig6 fig8 fig10 queue pingpong])
 fork, vanilla = opts[:rubies].values_at("fork", "vanilla")
-out = opts[:out]
-runs = ->(n) { ["--runs", opts[:runs] || n] }
-ruby = RbConfig.ruby
+runs = ->(n) { Bench.runs_option(opts, n) }
 backends = ["--ruby", "fork=#{fork}", "--ruby", "sjlj=#{sjlj}", "--ruby", "ucontext=#{ucontext}",
             "--only", "fork,sjlj,ucontext", "--ruby", "vanilla=#{vanilla}"]
-bench = ->(name, script, *args) { Bench.run!(ruby, "benchmark/run.rb", name, script, *args, "--out", out) }
+bench = ->(name, script, *args) { Bench.run_figure!(opts, name, script, *args) }
 
 figs.each do |fig|
   case fig

@@ -15,6 +15,7 @@
 # environment: a trial run need not overwrite the current figures).
 require "optparse"
 require "fileutils"
+require "rbconfig"
 require_relative "stats"
 
 module Bench
@@ -58,9 +59,10 @@ module Bench
   end
 
   # The figures a feature's run.rb makes: those named in argv (after the
-  # options), or all of them; an unknown name aborts, listing the known.
-  def figures(argv, all)
-    picked = argv.empty? ? all : argv
+  # options), or default (all of them); an unknown name aborts, listing the
+  # known.
+  def figures(argv, all, default: all)
+    picked = argv.empty? ? default : argv
     unknown = picked - all
     abort "unknown figure: #{unknown.join(", ")} (known: #{all.join(" ")})" unless unknown.empty?
     picked
@@ -72,6 +74,16 @@ module Bench
     cmd = cmd.flatten.map(&:to_s)
     warn "+ " + env.map { |k, v| "#{k}=#{v} " }.join + cmd.join(" ")
     system(env, *cmd, chdir: ROOT) or abort "failed (#{$?.exitstatus}): #{cmd.first(3).join(" ")} ..."
+  end
+
+  # ["--runs", N]: --runs if it was given, else a figure's own count.
+  def runs_option(opts, default)
+    ["--runs", opts[:runs] || default]
+  end
+
+  # benchmark/run.rb NAME SCRIPT args..., its tables and plots into opts[:out].
+  def run_figure!(opts, name, script, *args)
+    run!(RbConfig.ruby, "benchmark/run.rb", name, script, *args, "--out", opts[:out])
   end
 
   # A ruby with an environment of its own, as a wrapper script in

@@ -14,7 +14,6 @@
 # and fixed layouts are make vmstack-copy and vmstack-fixed (build/_copy,
 # build/_fixed, or COPY and FIXED).  --runs overrides each figure's own count;
 # and the options of every runner (benchmark/lib/bench.rb: --fork, --vanilla, --out).
-require "rbconfig"
 require_relative "../lib/bench"
 
 copy = ENV["COPY"] || File.join(Bench::ROOT, "build/_copy/bin/ruby")
@@ -24,12 +23,9 @@ opts = Bench.options({runs: nil, jobs: 2}) do |o, op|
   o.on("--fixed PATH", "the fixed layout's ruby") { fixed = _1 }
   o.on("--jobs N", Integer, "valgrind runs at once (icount)") { op[:jobs] = _1 }
 end
-figs = Bench.figures(ARGV, %w[suite table1 table2 fig8 shrink icount])
-figs = %w[table1 table2 fig8 shrink] if ARGV.empty?
+figs = Bench.figures(ARGV, %w[suite table1 table2 fig8 shrink icount], default: %w[table1 table2 fig8 shrink])
 fork, vanilla = opts[:rubies].values_at("fork", "vanilla")
-out = opts[:out]
-runs = ->(n) { ["--runs", opts[:runs] || n] }
-ruby = RbConfig.ruby
+runs = ->(n) { Bench.runs_option(opts, n) }
 # vanilla last: benchmark/run.rb takes the last ruby as the base of the ratios
 layouts = ["--ruby", "fork=#{fork}", "--ruby", "copy=#{copy}", "--ruby", "fixed=#{fixed}",
            "--only", "fork,copy,fixed", "--ruby", "vanilla=#{vanilla}"]
@@ -44,31 +40,31 @@ figs.each do |fig|
                "--env", "fork-initial-max:RUBY_FIBER_VM_STACK_INITIAL_SIZE=131072",
                "--ruby", "copy=#{copy}", "--ruby", "fixed=#{fixed}")
   when "table1"
-    Bench.run!(ruby, "benchmark/run.rb", "vmstack-table1", "benchmark/vmstack/sleeping_threads.rb", runs[3],
-               "--param", "THREADS=0,2000,4000,6000,8000,10000", layouts, "--out", out,
-               "--title", "Seed 000 table 1: peak RSS of N sleeping threads")
+    Bench.run_figure!(opts, "vmstack-table1", "benchmark/vmstack/sleeping_threads.rb", runs[3],
+                      "--param", "THREADS=0,2000,4000,6000,8000,10000", layouts,
+                      "--title", "Seed 000 table 1: peak RSS of N sleeping threads")
   when "table2"
-    Bench.run!(ruby, "benchmark/run.rb", "vmstack-table2", "benchmark/vmstack/depth_model.rb", runs[3],
-               "--param", "MODEL=linear,exponential", layouts, "--out", out,
-               "--title", "Seed 000 table 2: 1024 threads at the depths of the linear and exponential models")
+    Bench.run_figure!(opts, "vmstack-table2", "benchmark/vmstack/depth_model.rb", runs[3],
+                      "--param", "MODEL=linear,exponential", layouts,
+                      "--title", "Seed 000 table 2: 1024 threads at the depths of the linear and exponential models")
   when "fig8"
-    {"fig8" => ["fork", fork, "linked"], "fig8-copy" => ["none", copy, "copy"]}.each do |name, (only, r, layout)|
-      label = only == "fork" ? "fork" : "copy"
-      Bench.run!(ruby, "benchmark/run.rb", "vmstack-#{name}", "benchmark/vmstack/initial_size.rb", runs[2],
-                 "--param", "RUBY_THREAD_VM_STACK_INITIAL_SIZE=#{sizes}", "--only", only, "--ruby", "#{label}=#{r}",
-                 "--logscale", "--out", out,
-                 "--title", "Seed 000 fig. 8: peak RSS of 10,000 sleeping threads against the initial VM stack size (#{layout})")
+    # --only names the rubies compared with vanilla: none, for the copy layout's
+    [["fig8", "fork", "fork", fork, "linked"], ["fig8-copy", "none", "copy", copy, "copy"]].each do |name, only, label, r, layout|
+      Bench.run_figure!(opts, "vmstack-#{name}", "benchmark/vmstack/initial_size.rb", runs[2],
+                        "--param", "RUBY_THREAD_VM_STACK_INITIAL_SIZE=#{sizes}", "--only", only, "--ruby", "#{label}=#{r}",
+                        "--logscale",
+                        "--title", "Seed 000 fig. 8: peak RSS of 10,000 sleeping threads against the initial VM stack size (#{layout})")
     end
   when "shrink"
     # the same maximum for all: vanilla's thread VM stack must hold 100,000 calls
     env = %w[RUBY_THREAD_VM_STACK_SIZE=67108864 DEPTH=100000 CYCLES=3]
-    Bench.run!(ruby, "benchmark/run.rb", "vmstack-shrink", "benchmark/vmstack/shrink.rb", runs[3], layouts,
-               env.flat_map { ["--env", _1] }, "--out", out,
-               "--title", "Shrink: a thread recursing 100,000 deep three times, RSS at start, at the first bottom, at the end")
-    Bench.run!(ruby, "benchmark/vmstack/shrink_plot.rb", Bench.result_path("vmstack-shrink-series.png", opts),
+    Bench.run_figure!(opts, "vmstack-shrink", "benchmark/vmstack/shrink.rb", runs[3], layouts,
+                      env.flat_map { ["--env", _1] },
+                      "--title", "Shrink: a thread recursing 100,000 deep three times, RSS at start, at the first bottom, at the end")
+    Bench.run!(RbConfig.ruby, "benchmark/vmstack/shrink_plot.rb", Bench.result_path("vmstack-shrink-series.png", opts),
                "fork=#{fork}", "copy=#{copy}", "fixed=#{fixed}", "vanilla=#{vanilla}", "--", env)
   when "icount"
-    Bench.run!(ruby, "benchmark/vmstack/icount.rb", "--parallel", opts[:jobs],
+    Bench.run!(RbConfig.ruby, "benchmark/vmstack/icount.rb", "--parallel", opts[:jobs],
                "--ruby", "fork=#{fork}", "--ruby", "copy=#{copy}", "--ruby", "fixed=#{fixed}",
                "--out", Bench.result_path("vmstack-icount.md", opts), "--tsv", Bench.data_path("vmstack-icount.tsv", opts),
                env: {"VANILLA" => vanilla})
