@@ -231,6 +231,8 @@ cands = (per.values.flat_map(&:keys).uniq - ["vanilla"]).sort_by { |c| rubies.ke
 rows = cands.to_h do |c|
   [c, per.filter_map { |k, by| by[c] && by["vanilla"] && by["vanilla"] > 0 ? [k, by[c] / by["vanilla"]] : nil }.sort]
 end
+# a candidate whose every job was left out has nothing to summarize
+rows = rows.reject { |_, list| list.empty? }
 summary = rows.to_h do |c, list|
   r = list.map(&:last)
   [c, {jobs: list.size, geo: Stats.geomean(r), worst: list.max_by(&:last), best: list.min_by(&:last),
@@ -239,7 +241,7 @@ end
 
 FileUtils.mkdir_p(File.dirname(opts[:out]))
 png = opts[:out].sub(/\.md\z/, ".png")
-plot = Bench.gnuplot?
+plot = Bench.gnuplot? && !rows.empty?
 File.open(opts[:out], "w") do |o|
   o.puts "# benchmark/ suite (app_, so_, vm_ files): instructions per iteration, #{cands.join(', ')} vs vanilla 3.3.8"
   o.puts
