@@ -189,6 +189,105 @@ out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
 if [ $rc -ne 0 ] && grep -q "alpha/0001-Alpha-one.patch" <<<"$out"; then ok "verify fails on a broken patch, naming it"
 else nok "verify fails on a broken patch, naming it" "$out"; fi
 
+# A make src that stops half way, and git processes beside it ------------
+# A git on PATH in front of the real one: with SHIM_KILL="cmd n" it kills
+# src.sh's whole process group (as ^C or a lost terminal would) when the
+# n-th 'git cmd' starts; with SHIM_LOCK=n the n-th 'git am' finds the
+# index locked by another git process for a second, as an editor's 'git
+# status' or a gc would hold it.
+REALGIT=$(command -v git)
+mkdir -p "$WORK/shim"
+cat > "$WORK/shim/git" <<EOT
+#!/usr/bin/env bash
+count() { local n=\$(( \$(cat "\$1" 2>/dev/null || echo 0) + 1 )); echo \$n > "\$1"; echo \$n; }
+if [ -n "\${SHIM_KILL:-}" ] && [ "\$1" = "\${SHIM_KILL% *}" ] &&
+   [ "\$(count "$WORK/shim/kill.\$1")" = "\${SHIM_KILL#* }" ]; then
+    kill -KILL 0
+fi
+if [ -n "\${SHIM_LOCK:-}" ] && [ "\$1" = am ] && [ "\$(count "$WORK/shim/lock.am")" = "\$SHIM_LOCK" ]; then
+    : > .git/index.lock
+    (sleep 1; rm -f .git/index.lock) &
+fi
+exec "$REALGIT" "\$@"
+EOT
+chmod +x "$WORK/shim/git"
+Q=$WORK/q; new_project "$Q"
+RUBY_TARBALL=$WORK/mini-1.0.tar.xz in_project "$Q" "$TOOL/fetch.sh" >/dev/null
+in_project "$Q" "$TOOL/src.sh" >/dev/null
+QS=$Q/build/src
+commit "$QS" alpha "Q one" lib/a.txt $'line 1\nline two\nline 3\n'
+commit "$QS" alpha "Q two" lib/b.txt $'b\n'
+commit "$QS" beta "Q three" lib/c.txt $'c\n'
+in_project "$Q" "$TOOL/export.sh" >/dev/null
+want=$(git -C "$QS" rev-parse 'HEAD^{tree}')
+
+rm -rf "$QS"
+(export SHIM_KILL="am 2"; rm -f "$WORK"/shim/kill.*; setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" >/dev/null 2>&1)
+left=$([ -e "$QS" ] && echo "build/src exists")
+out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
+if [ -z "$left" ] && [ $rc -eq 0 ] && [ "$(git -C "$QS" rev-parse 'HEAD^{tree}')" = "$want" ] &&
+   [ -z "$(git -C "$QS" status --porcelain)" ] && [ ! -e "$Q/build/.src-new" ]; then
+    ok "a first make src killed during git am leaves no build/src, and the next one makes it"
+else nok "a first make src killed during git am leaves no build/src, and the next one makes it" "$left rc=$rc $out"; fi
+
+# A tree an older src.sh left: applied in place, killed half way (no stamp).
+rm -rf "$QS"
+(rm -f "$WORK"/shim/kill.*; SHIM_KILL="am 2" setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" --into "$QS" >/dev/null 2>&1)
+rm -f "$QS/.git/fork-stamp"
+out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
+if [ $rc -eq 0 ] && grep -q "half made" <<<"$out" && [ "$(git -C "$QS" rev-parse 'HEAD^{tree}')" = "$want" ] &&
+   [ -z "$(git -C "$QS" status --porcelain)" ] && ! grep -q "make export" <<<"$out"; then
+    ok "a half-made build/src (no stamp, git am stopped) is made again, not called unexported work"
+else nok "a half-made build/src (no stamp, git am stopped) is made again, not called unexported work" "rc=$rc $out"; fi
+
+# An update of build/src killed while applying (in scratch), then while
+# resetting build/src itself: each time the next make src finishes it.
+for kill_at in "am 3" "reset 1"; do
+    printf '# %s\n' "$kill_at" >> "$Q/patches/series"
+    (rm -f "$WORK"/shim/kill.*; SHIM_KILL="$kill_at" setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" >/dev/null 2>&1)
+    out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
+    if [ $rc -eq 0 ] && [ "$(git -C "$QS" rev-parse 'HEAD^{tree}')" = "$want" ] &&
+       [ -z "$(git -C "$QS" status --porcelain)" ] && [ ! -e "$QS/.git/fork-updating" ] &&
+       [ "$(git -C "$QS" describe --tags)" = beta ] &&
+       in_project "$Q" "$TOOL/src.sh" 2>&1 | grep -q "up to date"; then
+        ok "an update of build/src killed at '$kill_at' is finished by the next make src"
+    else nok "an update of build/src killed at '$kill_at' is finished by the next make src" "rc=$rc $out"; fi
+done
+
+# Work of the user's is still refused, and named.
+commit "$QS" beta "Mine, not exported" lib/d.txt $'d\n'
+printf '# more\n' >> "$Q/patches/series"
+out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
+if [ $rc -ne 0 ] && grep -q "not exported: .* Mine, not exported" <<<"$out" && [ -f "$QS/lib/d.txt" ]; then
+    ok "src names the commit it will not discard"
+else nok "src names the commit it will not discard" "$out"; fi
+FORCE=1 in_project "$Q" "$TOOL/src.sh" >/dev/null 2>&1
+
+# Another git process holds the index while git am runs: src waits for it.
+out=$(rm -f "$WORK"/shim/lock.*; SHIM_LOCK=2 PATH="$WORK/shim:$PATH" in_project "$Q" "$TOOL/src.sh" --into "$WORK/locked" 2>&1); rc=$?
+if [ $rc -eq 0 ] && [ "$(git -C "$WORK/locked" rev-parse 'HEAD^{tree}')" = "$want" ] &&
+   [ "$(cat "$WORK/shim/lock.am")" -gt 3 ]; then
+    ok "an apply waits for a concurrent git process that holds the index"
+else nok "an apply waits for a concurrent git process that holds the index" "rc=$rc $out"; fi
+
+# No git work in the background: an upstream with more loose objects than
+# gc.auto's 6,700 would have 'git commit' and 'git am' start a detached gc.
+B=$WORK/big; new_project "$B"
+mkdir -p "$WORK/upbig"
+cp -r "$WORK/up/mini-1.0" "$WORK/upbig/"
+(cd "$WORK/upbig/mini-1.0" && for d in $(seq 1 90); do mkdir "d$d"; for f in $(seq 1 100); do echo "$d $f" > "d$d/f$f"; done; done)
+tar -C "$WORK/upbig" -cJf "$WORK/big.tar.xz" mini-1.0
+sed -i "s/^SHA256=.*/SHA256=$(sha256sum "$WORK/big.tar.xz" | cut -d' ' -f1)/" "$B/UPSTREAM"
+cp -r "$Q/patches" "$B/"
+RUBY_TARBALL=$WORK/big.tar.xz in_project "$B" "$TOOL/fetch.sh" >/dev/null
+out=$(in_project "$B" "$TOOL/src.sh" 2>&1); rc=$?
+sleep 2
+BS=$B/build/src
+if [ $rc -eq 0 ] && [ -z "$(ls "$BS/.git/objects/pack")" ] && [ ! -e "$BS/.git/gc.pid" ] && [ ! -e "$BS/.git/gc.log" ] &&
+   [ "$(git -C "$BS" config gc.auto)" = 0 ] && [ "$(git -C "$BS" config maintenance.auto)" = false ]; then
+    ok "src starts no gc of its own (10,000 loose objects stay loose)"
+else nok "src starts no gc of its own (10,000 loose objects stay loose)" "rc=$rc $(ls "$BS/.git/objects/pack" "$BS/.git") $out"; fi
+
 # bootstraptest in child VMs (tool/mvm-bt), with the installed fork when there is one.
 ROOT=$(cd "$TOOL/.." && pwd)
 RUBY_MVM=${PREFIX:-$ROOT/_install}/bin/ruby
