@@ -88,6 +88,7 @@ opts[:values].each do |value|
 end
 $stderr.puts
 
+host_line = Bench.host_line
 md = Bench.result_path("#{name}.md", opts)
 plot = Bench.gnuplot?
 extras = results.values.flat_map { |by| by.values.flatten.flat_map { |r| r[:extra].keys } }.uniq
@@ -105,7 +106,8 @@ File.open(md, "w") do |o|
   o.puts "# #{opts[:title]}"
   o.puts
   o.puts "- command: `#{cmdline}`"
-  o.puts "- date: #{started.utc.iso8601}; #{opts[:runs]} runs per ruby and value, alternating which runs first"
+  o.puts "- date: #{started.utc.iso8601}; #{opts[:runs]} runs per ruby and value, alternating which runs first; series: #{Bench.series}"
+  o.puts "- #{host_line}"
   rubies.each { |l, r| o.puts "- #{l}: `#{Bench.version(r)}`" }
   o.puts "- time: wall clock; RSS: peak resident set (`/usr/bin/time -v`); medians with (min..max)"
   o.puts

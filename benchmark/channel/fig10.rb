@@ -19,7 +19,7 @@
 #
 # Driver (each cell one process; the cells alternate within each run, the order reversed
 # on odd runs; writes medians (min..max) over the runs as markdown to --out, a bar chart
-# next to it (.png, gnuplot) and its data (.dat)).  Full run, from /work/main (about 20 s
+# next to it (.png, gnuplot) and its data (.dat)).  Full run, from the repository's root (about 20 s
 # a run at the defaults on this 2-core machine, 2 minutes for 5 runs):
 #
 #   ruby benchmark/channel/fig10.rb --fork _install/bin/ruby --vanilla _vanilla/bin/ruby \
@@ -273,6 +273,7 @@ md << "A Hash of #{int.(opt[:keys])} String keys to small Strings is the server'
       "#{`nproc`.strip} CPUs; whole run #{elapsed.round} s, #{Time.now.strftime("%Y-%m-%d")}. " \
       "Wrong answers: #{wrong}.\n\n"
 md << "Command: `#{cmdline}`\n\n"
+md << "#{Bench.host_line}.\n\n"
 md << "![Fig. 10](#{File.basename(png)})\n\n" if png
 opt[:clients].each do |c|
   md << "## #{c} client#{c == 1 ? "" : "s"}\n\n" if opt[:clients].size > 1

@@ -3,7 +3,7 @@
 # alternate within each run (the order reversed on odd runs), and the driver writes the
 # medians (min..max) over the runs as markdown, plus a log-log plot (PNG, next to --out).
 #
-# Full run (from /work/main; about 3 minutes on this 2-core machine; 72 cells a run):
+# Full run (from the repository's root; about 3 minutes on this 2-core machine; 72 cells a run):
 #
 #   ruby benchmark/channel/fig8_driver.rb --fork _install/bin/ruby \
 #     --vanilla _vanilla/bin/ruby --runs 5 --out results/channel-fig8.md
@@ -89,6 +89,7 @@ md << "Microseconds per **round trip** (one send each way; a one-way message is 
       "Command: `ruby benchmark/channel/fig8_driver.rb --fork #{shown["fork"]} --vanilla #{shown["vanilla"]} " \
       "--runs #{opt[:runs]} --target #{opt[:target]} --arrays #{opt[:arrays].join(",")} " \
       "--strings #{opt[:strings].join(",")}#{opt[:pipe_fork] ? " --pipe-fork" : ""}#{opt[:ractor_fork] ? " --ractor-fork" : ""}#{opt[:md] ? " --out #{opt[:md]}" : ""}`\n\n"
+md << "#{Bench.host_line}.\n\n"
 md << "Kinds: `int` is `Array.new(n, 1)`, `float` `Array.new(n, 0.1)` (flonums), `object` " \
       "`Array.new(n) { Object.new }`, `str` `'x' * n`. A Channel copies an Array of immediates " \
       "(`int`, `float`) as its VALUEs in one `memcpy`; an Array that holds anything Marshal must carry " \

@@ -75,6 +75,7 @@ md << "Command: `ruby benchmark/channel/fig9_ceiling.rb --fork #{Bench.rel(ruby)
       "#{opt[:cells] == CELLS ? "" : " --cells #{opt[:cells].join(",")}"}#{opt[:md] ? " --out #{opt[:md]}" : ""}`, #{Time.now.utc.strftime("%Y-%m-%d")}, #{Etc.nprocessors rescue 2} CPUs. " \
       "#{opt[:lines]} lines, #{opt[:batch]} a message; seconds of work (setup excluded), median (min..max) of #{opt[:runs]} runs, " \
       "the cells alternating within each run.\n\n"
+md << "#{Bench.host_line}.\n\n"
 md << "| cell | seconds |\n|---|---:|\n"
 t.each_key { |k| md << "| #{names[k]} | #{fmt.(k)} |\n" }
 md << "\n"

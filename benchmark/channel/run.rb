@@ -3,8 +3,7 @@
 #
 #   ruby benchmark/channel/run.rb [FIGURE...]
 #
-#   table3      table 3: a round trip of 1 (results/data/channel-table3.md;
-#               results/channel.md quotes it)
+#   table3      table 3: a round trip of one object (results/channel-table3.md)
 #   throughput  objects a second through one Channel, and through a Ractor (stdout)
 #   fig8        fig. 8: Arrays and Strings of growing sizes between two VMs
 #   fig9        fig. 9: a log parsed by worker VMs, 1 and 100 divisions
@@ -28,7 +27,7 @@ figs.each do |fig|
   case fig
   when "table3"
     Bench.run!(ruby, "benchmark/channel/table3.rb", rubies, runs[3], "--n", 10000,
-               "--out", Bench.data_path("channel-table3.md", opts))
+               "--out", Bench.result_path("channel-table3.md", opts))
   when "throughput"
     (opts[:runs] || 3).times do
       Bench.run!(fork, "--disable-gems", "benchmark/channel/throughput.rb", "channel", 1_000_000)

@@ -3,6 +3,7 @@
 #
 #   ruby benchmark/channel/table3.rb --fork RUBY --vanilla RUBY [--runs 3] [--n 10000] [--out FILE]
 require "optparse"
+require_relative "../lib/bench"
 opt = {runs: 3, n: 10_000}
 OptionParser.new do |o|
   o.on("--fork RUBY") { |v| opt[:fork] = v }
@@ -27,10 +28,25 @@ opt[:runs].times do
     end
   end
 end
+host = Bench.host_line   # beside the figures, measured after them in the same run
 fmt = ->(a) { s = a.sort; "%.3f (%.3f..%.3f)" % [s[s.size / 2], s.first, s.last] }
 lines = ["| #{opt[:n]} round trips, seconds: median (min..max) of #{opt[:runs]} | " + objs.map { |o| "`#{o}`" }.join(" | ") + " |",
          "|---|" + "---|" * objs.size]
 cells.each { |name, *| lines << "| #{name} | " + objs.map { |o| fmt.(res[[name, o]]) }.join(" | ") + " |" }
-text = lines.join("\n") + "\n"
+cmd = "ruby benchmark/channel/table3.rb --fork #{Bench.rel(opt[:fork])} --vanilla #{Bench.rel(opt[:vanilla])} " \
+      "--runs #{opt[:runs]} --n #{opt[:n]}#{opt[:out] ? " --out #{Bench.rel(opt[:out])}" : ""}"
+text = <<~MD + lines.join("\n") + "\n"
+  # Table 3: a round trip of one object between two VMs, two processes or two Ractors
+
+  Each cell is a fresh process (`benchmark/channel/pingpong.rb MODE OBJ N`, `--disable-gems`) that
+  makes its two ends and times #{opt[:n]} round trips of the object; the cells alternate, objects
+  and transports in turn, #{opt[:runs]} runs. `int` is 1, `float` 1.1, `bignum` 2**100, `object`
+  `Object.new`, `str1m` a 1 MB String.
+
+  - command: `#{cmd}`
+  - date: #{Time.now.utc.strftime("%Y-%m-%d")}; series: #{Bench.series}; #{`nproc`.strip} CPUs
+  - #{host}
+
+MD
 puts text
 File.write(opt[:out], text) if opt[:out]

@@ -71,6 +71,7 @@ figs.each do |fig|
       - command: `ruby benchmark/fiber/run.rb pingpong --runs #{n}` (`benchmark/fiber/pingpong.sh`); `benchmark/fiber/pingpong.c` linked against
         each build directory's Context.o; 2,000,000 round trips (200,000 for ucontext)
       - date: #{Time.now.utc.iso8601}; series: #{Bench.series}
+      - #{Bench.host_line}
       - ns per round trip (two switches), median (min-max), with DEPTH C frames between each
         side's loop and the switch
 

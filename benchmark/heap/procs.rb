@@ -191,6 +191,8 @@ begin
 
     Command: `#{cmd}` (as root)
 
+    #{Bench.host_line}.
+
     | N | fork all done s | vanilla all done s | fork / vanilla | fork per process s | vanilla per process s | fork / vanilla | fork / vanilla, no kill | killed | peak MiB | pressure events |
     |---:|---|---|---:|---|---|---:|---:|---|---|---:|
     #{rows.join("\n")}

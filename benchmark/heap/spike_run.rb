@@ -62,6 +62,8 @@ md = <<~MD
 
   Command: `#{cmd}`
 
+  #{Bench.host_line}.
+
   | ruby | before MiB | at the spike MiB | spike s | after the idle MiB | after / before |
   |---|---|---|---|---|---|
   #{rows.join("\n")}

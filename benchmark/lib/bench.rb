@@ -96,6 +96,29 @@ module Bench
     path
   end
 
+  # The host's two round trips between threads, measured now by
+  # benchmark/lib/hostrt.c (built into build/bench/): spinning on a shared
+  # word, and sleeping on a condition variable.  {spin_us:, cond_us:}, or
+  # nil without a C compiler.
+  def host
+    src = File.join(ROOT, "benchmark/lib/hostrt.c")
+    bin = File.join(ROOT, "build/bench/hostrt")
+    unless File.exist?(bin) && File.mtime(bin) >= File.mtime(src)
+      FileUtils.mkdir_p(File.dirname(bin))
+      system("cc", "-O2", "-pthread", "-o", bin, src) or return warn("benchmark/lib/hostrt.c did not build")
+    end
+    out = IO.popen([bin], &:read)
+    return nil unless $?.success? && out =~ /spin_us=([\d.]+) cond_us=([\d.]+)/
+    {spin_us: $1.to_f, cond_us: $2.to_f}
+  end
+
+  # The line every table gives its host by.
+  def host_line(h = host)
+    return "host: not measured (no C compiler)" unless h
+    "host: two threads' round trip #{h[:spin_us]} us spinning on a shared word, " \
+      "#{h[:cond_us]} us sleeping on a condition variable (benchmark/lib/hostrt.c, in this run)"
+  end
+
   # A ruby's `ruby -v`.
   def version(ruby)
     `#{ruby} -v`.strip
@@ -109,6 +132,7 @@ module Bench
       with (min..max); rss_kb is the peak RSS of the whole process (`/usr/bin/time -v`).
       fork = `#{rel(rubies["fork"])}` (series at #{series}), vanilla = 3.3.8 from the same tarball,
       same flags (`#{rel(rubies["vanilla"])}`).
+      #{host_line}; #{Time.now.utc.strftime("%Y-%m-%d")}.
 
       Command: `#{command}`
     MD
