@@ -91,6 +91,11 @@ if ! cmp -s "$out/series.full" "$SERIES"; then
     changed=1
 fi
 
+# A tag per feature at its last commit, as src.sh makes them: a rebase
+# leaves the old ones on commits that are no longer in the series.
+for f in "${features[@]}"; do
+    fgit tag -f "$f" "${last[$f]}" >/dev/null
+done
 echo "$(series_fingerprint) $(git rev-parse 'HEAD^{tree}')" > "$SRC/.git/fork-stamp"
 n=$(grep -vc '^#' "$SERIES" || true)
 if [ "$changed" = 1 ]; then

@@ -137,6 +137,18 @@ if [ "$(git -C "$S" rev-parse 'HEAD^{tree}')" = "$head_tree" ] && [ "$(snapshot 
     ok "src then export round-trips byte for byte, with a tag per feature"
 else nok "src then export round-trips byte for byte, with a tag per feature"; fi
 
+# A rebase rewrites every commit after the one it changes: export moves
+# each feature's tag to the feature's last commit of the new history.
+(cd "$S" && git commit -q --amend --no-edit --date=2001-01-01T00:00:00Z &&
+ GIT_SEQUENCE_EDITOR="sed -i '1s/^pick/reword/'" GIT_EDITOR="sed -i '1s/\$/ (reworded)/'" git rebase -q -i upstream) >/dev/null 2>&1
+out=$(in_project "$P" "$TOOL/export.sh" 2>&1); rc=$?
+if [ $rc -eq 0 ] && git -C "$S" merge-base --is-ancestor base HEAD && git -C "$S" merge-base --is-ancestor alpha HEAD &&
+   [ "$(git -C "$S" rev-list --count base..alpha)" = 2 ] && [ "$(git -C "$S" describe --tags)" = beta ] &&
+   grep -q "(reworded)" "$P"/patches/base/0001-*.patch; then
+    ok "export moves the feature tags onto a rebased history"
+else nok "export moves the feature tags onto a rebased history" "rc=$rc $out $(git -C "$S" log --oneline --decorate | head -5)"; fi
+before=$(snapshot "$P")
+
 # Work that is committed but not exported: verify names the file.
 commit "$S" beta "Beta two" lib/a.txt $'line 1\nline two\nline three\n'
 out=$(in_project "$P" "$TOOL/verify.sh" 2>&1); rc=$?
