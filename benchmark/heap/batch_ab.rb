@@ -1,6 +1,6 @@
 # N aobench processes at once, of each of several rubies in turn, inside a
 # memory cgroup (48 MiB) with swap, alternating the order round by round:
-# the direct A/B behind heap/0017 (the floor's trials at four processes on
+# the direct A/B behind heap/0004's trials of the floor (at four processes on
 # two CPUs).  Prints each batch's wall time, the mean user time of its
 # processes, how many ended with free growth's floor granted (fl) and the
 # withdrawals they counted (wd), and per ruby the median batch time.
