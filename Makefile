@@ -19,7 +19,7 @@ CHECK_BUILD_ARGS ?= --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,wi
 
 export JOBS PREFIX VANILLA_PREFIX
 
-.PHONY: all deps fetch src build install vanilla check check-vanilla check-tools \
+.PHONY: all deps fetch src build install vanilla check check-vanilla check-tools check-slow \
         check-vmstack-debug check-mvm-soak check-mvm-valgrind check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber bench-mvm bench-heap bench-channel \
         clean distclean help
@@ -112,15 +112,34 @@ check-vmstack-debug: src
 	  CHECK_SUITES="test-all" \
 	  CHECK_LOGS=$(DEBUG_LOGS)/$(subst $(comma),-,$(DEBUG_MODE))-test-all tool/check.sh; fi
 
+## make check-slow  what CI leaves out for its time (README, "CI"): check-mvm-gems,
+##                   test-all's files that touch what VMs share, each in a child VM
+##                   (MVM_TA_FILES_SHARED), and the VM stack's debug modes on the sjlj fiber
+##                   backend, one build for both (check-vmstack-debug DEBUG_TESTS=vmstack
+##                   DEBUG_COROUTINE=sjlj)
+MVM_TA_FILES_SHARED = test/ruby/test_env.rb test/ruby/test_signal.rb test/ruby/test_process.rb \
+    test/ruby/test_io.rb test/ruby/test_io_m17n.rb test/ruby/test_encoding.rb \
+    test/ruby/test_transcode.rb test/ruby/test_gc.rb test/ruby/test_gc_compact.rb \
+    test/ruby/test_thread.rb test/ruby/test_thread_queue.rb test/ruby/test_fiber.rb \
+    test/-ext-/thread test/test_pty.rb test/ruby/test_rubyvm_process.rb
+check-slow:
+	@$(MAKE) --no-print-directory check-mvm-gems
+	@$(MAKE) --no-print-directory check-mvm-test-all MVM_TA_FILES="$(MVM_TA_FILES_SHARED)"
+	@$(MAKE) --no-print-directory check-vmstack-debug DEBUG_TESTS=vmstack DEBUG_COROUTINE=sjlj
+
 ## make check-tools  only the tooling's own tests
 check-tools:
 	@tool/test/run.sh
 
 ## make check-mvm-bootstraptest  bootstraptest with every program in a child VM of one process
-##                   (tool/mvm-bt; MVM_BT_FILES=... to run some files); CI runs it
+##                   (tool/mvm-bt; MVM_BT_FILES=... to run some files, MVM_BT_JOBS the
+##                   runner's -j, 2); CI runs it
 MVM_BT_FILES ?= $(wildcard build/src/bootstraptest/test_*.rb)
+# the runner's -j: one client starts while the server runs another's program (one
+# at a time, as ENV and the working directory are the process's)
+MVM_BT_JOBS ?= 2
 check-mvm-bootstraptest: build
-	@tool/mvm-bt/run.sh $(PREFIX)/bin/ruby build/src $(MVM_BT_FILES)
+	@tool/mvm-bt/run.sh $(PREFIX)/bin/ruby build/src -j$(MVM_BT_JOBS) $(MVM_BT_FILES)
 
 ## make check-mvm-soak  SOAK_VMS (4) child VMs for SOAK_SECS (60) seconds, each mixing ENV,
 ##                   requires, Symbols, encodings, GC, threads and signals while the first VM

@@ -234,7 +234,7 @@ in_project "$Q" "$TOOL/export.sh" >/dev/null
 want=$(git -C "$QS" rev-parse 'HEAD^{tree}')
 
 rm -rf "$QS"
-(export SHIM_KILL="am 2"; rm -f "$WORK"/shim/kill.*; setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" >/dev/null 2>&1)
+(export SHIM_KILL="am 2"; rm -f "$WORK"/shim/kill.*; setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" >/dev/null 2>&1) 2>/dev/null
 left=$([ -e "$QS" ] && echo "build/src exists")
 out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
 if [ -z "$left" ] && [ $rc -eq 0 ] && [ "$(git -C "$QS" rev-parse 'HEAD^{tree}')" = "$want" ] &&
@@ -244,7 +244,7 @@ else nok "a first make src killed during git am leaves no build/src, and the nex
 
 # A tree an older src.sh left: applied in place, killed half way (no stamp).
 rm -rf "$QS"
-(rm -f "$WORK"/shim/kill.*; SHIM_KILL="am 2" setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" --into "$QS" >/dev/null 2>&1)
+(rm -f "$WORK"/shim/kill.*; SHIM_KILL="am 2" setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" --into "$QS" >/dev/null 2>&1) 2>/dev/null
 rm -f "$QS/.git/fork-stamp"
 out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
 if [ $rc -eq 0 ] && grep -q "half made" <<<"$out" && [ "$(git -C "$QS" rev-parse 'HEAD^{tree}')" = "$want" ] &&
@@ -256,7 +256,7 @@ else nok "a half-made build/src (no stamp, git am stopped) is made again, not ca
 # resetting build/src itself: each time the next make src finishes it.
 for kill_at in "am 3" "reset 1"; do
     printf '# %s\n' "$kill_at" >> "$Q/patches/series"
-    (rm -f "$WORK"/shim/kill.*; SHIM_KILL="$kill_at" setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" >/dev/null 2>&1)
+    (rm -f "$WORK"/shim/kill.*; SHIM_KILL="$kill_at" setsid --wait env PATH="$WORK/shim:$PATH" FORK_ROOT="$Q" "$TOOL/src.sh" >/dev/null 2>&1) 2>/dev/null
     out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
     if [ $rc -eq 0 ] && [ "$(git -C "$QS" rev-parse 'HEAD^{tree}')" = "$want" ] &&
        [ -z "$(git -C "$QS" status --porcelain)" ] && [ ! -e "$QS/.git/fork-updating" ] &&
