@@ -66,9 +66,7 @@ check-vanilla: vanilla
 ##                   see doc/vm_stack.md in the tree), then test-all's DEBUG_TESTS (default
 ##                   test/ruby) with DEBUG_MODE (default move); DEBUG_TESTS= skips that,
 ##                   DEBUG_TESTS=all DEBUG_MODE=protect,move is the whole of test-all;
-##                   DEBUG_LAYOUT=copy checks the copy layout instead of linked;
-##                   DEBUG_COROUTINE=sjlj builds it on the portable fiber backend
-##                   (build/obj-debug-sjlj): one build that CI checks both on
+##                   DEBUG_LAYOUT=copy checks the copy layout instead of linked
 # protect costs two mprotect calls per frame push: the two JIT torture tests
 # (a million calls each, 5 minutes each with protect) and the ractor tests
 # (8 ractors allocating in parallel, over 10 minutes) run with move only.
@@ -76,28 +74,24 @@ BTESTS_MOVE_ONLY = $(wildcard build/src/bootstraptest/test_yjit_30k_*.rb) build/
 BTESTS_PROTECT = $(filter-out $(BTESTS_MOVE_ONLY),$(wildcard build/src/bootstraptest/test_*.rb))
 DEBUG_TESTS ?= ruby
 # DEBUG_TESTS=vmstack: the files of test/ruby that work the VM stack hardest (deep
-# recursion, frames held across calls, fibers and their stacks, threads, non-local
-# exits, tracing, C methods that yield) and test/fiber; CI runs these, to keep
-# within its time.
+# recursion, frames held across calls, fibers, threads, non-local exits, tracing, C
+# methods that yield); check-slow runs these.
 DEBUG_TESTS_VMSTACK = $(addprefix ruby/test_,vm_stack.rb stack.rb fiber.rb thread.rb \
     exception.rb proc.rb method.rb call.rb keyword.rb eval.rb backtrace.rb settracefunc.rb \
     iterator.rb enumerator.rb lazy_enumerator.rb continuation.rb super.rb yield.rb \
-    lambda.rb gc.rb array.rb hash.rb enum.rb rubyvm_mvm.rb fiber_stack.rb) fiber
+    lambda.rb gc.rb array.rb hash.rb enum.rb rubyvm_mvm.rb)
 DEBUG_MODE ?= move
 # Subprocess and worker timeouts, for the debug modes' own slowness only.
 DEBUG_TIMEOUT_SCALE ?= 4
 # DEBUG_LAYOUT=copy checks the copy layout (build/obj-debug-copy).
 DEBUG_LAYOUT ?= linked
-# DEBUG_COROUTINE=sjlj: the portable fiber backend (--with-coroutine=sjlj).
-DEBUG_COROUTINE ?=
-DEBUG_SUFFIX = $(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LAYOUT))$(if $(DEBUG_COROUTINE),-$(DEBUG_COROUTINE))
+DEBUG_SUFFIX = $(if $(filter-out linked,$(DEBUG_LAYOUT)),-$(DEBUG_LAYOUT))
 DEBUG_OBJ = build/obj-debug$(DEBUG_SUFFIX)
 DEBUG_PREFIX = build/_debug$(DEBUG_SUFFIX)
 DEBUG_LOGS = build/check-vmstack-debug$(DEBUG_SUFFIX)
 check-vmstack-debug: src
-	@FORK_INSTALL=no tool/build.sh build/src $(DEBUG_OBJ) $(DEBUG_PREFIX) --enable-vm-stack-debug \
+	@tool/build.sh build/src $(DEBUG_OBJ) $(DEBUG_PREFIX) --enable-vm-stack-debug \
 	  $(if $(filter-out linked,$(DEBUG_LAYOUT)),--with-vm-stack=$(DEBUG_LAYOUT)) \
-	  $(if $(DEBUG_COROUTINE),--with-coroutine=$(DEBUG_COROUTINE)) \
 	  $(CHECK_BUILD_ARGS) $(CONFIGURE_ARGS)
 	@RUBY_VM_STACK_DEBUG=protect,move OBJ=$(DEBUG_OBJ) PREFIX=$(DEBUG_PREFIX) \
 	  BTESTS="$(abspath $(BTESTS_PROTECT))" CHECK_SUITES="test" \
@@ -114,9 +108,8 @@ check-vmstack-debug: src
 
 ## make check-slow  what CI leaves out for its time (README, "CI"): check-mvm-gems,
 ##                   test-all's files that touch what VMs share, each in a child VM
-##                   (MVM_TA_FILES_SHARED), and the VM stack's debug modes on the sjlj fiber
-##                   backend, one build for both (check-vmstack-debug DEBUG_TESTS=vmstack
-##                   DEBUG_COROUTINE=sjlj)
+##                   (MVM_TA_FILES_SHARED), the VM stack's debug modes
+##                   (check-vmstack-debug DEBUG_TESTS=vmstack) and check-fiber-sjlj
 MVM_TA_FILES_SHARED = test/ruby/test_env.rb test/ruby/test_signal.rb test/ruby/test_process.rb \
     test/ruby/test_io.rb test/ruby/test_io_m17n.rb test/ruby/test_encoding.rb \
     test/ruby/test_transcode.rb test/ruby/test_gc.rb test/ruby/test_gc_compact.rb \
@@ -125,7 +118,8 @@ MVM_TA_FILES_SHARED = test/ruby/test_env.rb test/ruby/test_signal.rb test/ruby/t
 check-slow:
 	@$(MAKE) --no-print-directory check-mvm-gems
 	@$(MAKE) --no-print-directory check-mvm-test-all MVM_TA_FILES="$(MVM_TA_FILES_SHARED)"
-	@$(MAKE) --no-print-directory check-vmstack-debug DEBUG_TESTS=vmstack DEBUG_COROUTINE=sjlj
+	@$(MAKE) --no-print-directory check-vmstack-debug DEBUG_TESTS=vmstack
+	@$(MAKE) --no-print-directory check-fiber-sjlj
 
 ## make check-tools  only the tooling's own tests
 check-tools:

@@ -2,8 +2,6 @@
 # Configure (out of tree), build and install one Ruby tree.
 #
 #   tool/build.sh SRC OBJ PREFIX [extra configure arguments...]
-#   FORK_INSTALL=no tool/build.sh ...   builds without installing (a build
-#                                       whose checks run in OBJ)
 #
 # configure runs again only when its arguments change or config.status is
 # missing; everything else is left to the tree's own make, so a rebuild
@@ -108,11 +106,6 @@ note "make -j$JOBS in $obj"
     tail -40 "$obj/make.log" >&2
     die "the build failed; the whole log is $obj/make.log"
 }
-if [ "${FORK_INSTALL:-yes}" = no ]; then
-    # a build for its checks, which run in the build directory
-    "$obj/ruby" --disable-gems -v
-    exit 0
-fi
 note "make install into $prefix"
 # Debian's orig tarball carries the bundled gems unpacked in .bundle/ but
 # not their .gem files, which upstream's install would download from
