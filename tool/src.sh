@@ -167,22 +167,18 @@ fi
 scratch=$BUILD/.src-new
 trap 'rm -rf "$scratch"' EXIT
 
-if [ ! -d "$SRC/.git" ]; then
-    [ ! -e "$SRC" ] || die "$SRC exists but is not a git repository; move it away."
-    note "creating $SRC from $TARBALL and patches/series"
-    make_tree "$scratch"
-    mv "$scratch" "$SRC"
-    note "build/src at $(git -C "$SRC" describe --tags --always)"
-    exit 0
-fi
-
 # A tree an older src.sh began and never finished: no upstream tag, so no
-# commit of anybody's on it.
-if ! git -C "$SRC" rev-parse -q --verify upstream >/dev/null; then
-    [ -z "$(git -C "$SRC" rev-list --all 2>/dev/null)" ] ||
+# commit of anybody's on it.  It is made again below.
+if [ -d "$SRC/.git" ] && ! git -C "$SRC" rev-parse -q --verify upstream >/dev/null; then
+    [ -z "$(git -C "$SRC" rev-list --all 2>/dev/null)" ] || [ -n "${FORCE:-}" ] ||
         die "$SRC has commits but no 'upstream' tag, so its work cannot be told from upstream's; move it away, or run 'make src FORCE=1' to discard it."
     note "$SRC was left half made by an interrupted 'make src': making it again"
     rm -rf "$SRC"
+fi
+
+if [ ! -d "$SRC/.git" ]; then
+    [ ! -e "$SRC" ] || die "$SRC exists but is not a git repository; move it away."
+    note "creating $SRC from $TARBALL and patches/series"
     make_tree "$scratch"
     mv "$scratch" "$SRC"
     note "build/src at $(git -C "$SRC" describe --tags --always)"

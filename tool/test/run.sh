@@ -180,9 +180,10 @@ git -C "$S" reset -q --hard HEAD^
 commit "$S" beta "Unexported" lib/d.txt $'d\n'
 printf '\n' >> "$P/patches/series"
 out=$(in_project "$P" "$TOOL/src.sh" 2>&1); rc=$?
-if [ $rc -ne 0 ] && grep -q "not in patches" <<<"$out" && [ -f "$S/lib/d.txt" ]; then
-    ok "src refuses to discard unexported work"
-else nok "src refuses to discard unexported work" "$out"; fi
+if [ $rc -ne 0 ] && grep -q "not in patches" <<<"$out" && grep -q "not exported: .* Unexported" <<<"$out" &&
+   [ -f "$S/lib/d.txt" ]; then
+    ok "src refuses to discard unexported work, naming it"
+else nok "src refuses to discard unexported work, naming it" "$out"; fi
 
 # Updating in place keeps untouched files' timestamps (small rebuilds).
 touch -d '2001-01-01' "$S/README"
@@ -265,15 +266,6 @@ for kill_at in "am 3" "reset 1"; do
         ok "an update of build/src killed at '$kill_at' is finished by the next make src"
     else nok "an update of build/src killed at '$kill_at' is finished by the next make src" "rc=$rc $out"; fi
 done
-
-# Work of the user's is still refused, and named.
-commit "$QS" beta "Mine, not exported" lib/d.txt $'d\n'
-printf '# more\n' >> "$Q/patches/series"
-out=$(in_project "$Q" "$TOOL/src.sh" 2>&1); rc=$?
-if [ $rc -ne 0 ] && grep -q "not exported: .* Mine, not exported" <<<"$out" && [ -f "$QS/lib/d.txt" ]; then
-    ok "src names the commit it will not discard"
-else nok "src names the commit it will not discard" "$out"; fi
-FORCE=1 in_project "$Q" "$TOOL/src.sh" >/dev/null 2>&1
 
 # Another git process holds the index while git am runs: src waits for it.
 out=$(rm -f "$WORK"/shim/lock.*; SHIM_LOCK=2 PATH="$WORK/shim:$PATH" in_project "$Q" "$TOOL/src.sh" --into "$WORK/locked" 2>&1); rc=$?
