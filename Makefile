@@ -11,16 +11,16 @@ CONFIGURE_ARGS ?=
 OBJ            ?= build/obj
 
 comma := ,
-# The debug and sjlj builds exist for their checks: they leave out the
-# extensions that neither bootstraptest nor their test files load, to shorten
-# their cold builds in CI.  CHECK_BUILD_ARGS= builds everything (needed for
+# The debug and sjlj builds exist for their checks: they leave out YJIT and
+# the extensions that neither bootstraptest nor their test files load, to
+# shorten their cold builds.  CHECK_BUILD_ARGS= builds everything (needed for
 # DEBUG_TESTS=all or SJLJ_TESTS=all).
-CHECK_BUILD_ARGS ?= --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,win32ole
+CHECK_BUILD_ARGS ?= --disable-yjit --with-out-ext=openssl,ripper,nkf,psych,bigdecimal,syslog,win32ole
 
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools check-slow \
-        check-vmstack-debug check-mvm-soak check-mvm-valgrind check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-yjit check-mvm-soak check-mvm-valgrind check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber bench-mvm bench-heap bench-channel \
         clean distclean help
 
@@ -109,7 +109,8 @@ check-vmstack-debug: src
 ## make check-slow  what CI leaves out for its time (README, "CI"): check-mvm-gems,
 ##                   test-all's files that touch what VMs share, each in a child VM
 ##                   (MVM_TA_FILES_SHARED), the VM stack's debug modes
-##                   (check-vmstack-debug DEBUG_TESTS=vmstack) and check-fiber-sjlj
+##                   (check-vmstack-debug DEBUG_TESTS=vmstack), check-fiber-sjlj and the
+##                   whole of test-all under YJIT (check-yjit YJIT_TESTS=all)
 MVM_TA_FILES_SHARED = test/ruby/test_env.rb test/ruby/test_signal.rb test/ruby/test_process.rb \
     test/ruby/test_io.rb test/ruby/test_io_m17n.rb test/ruby/test_encoding.rb \
     test/ruby/test_transcode.rb test/ruby/test_gc.rb test/ruby/test_gc_compact.rb \
@@ -120,6 +121,23 @@ check-slow:
 	@$(MAKE) --no-print-directory check-mvm-test-all MVM_TA_FILES="$(MVM_TA_FILES_SHARED)"
 	@$(MAKE) --no-print-directory check-vmstack-debug DEBUG_TESTS=vmstack
 	@$(MAKE) --no-print-directory check-fiber-sjlj
+	@$(MAKE) --no-print-directory check-yjit YJIT_TESTS=all
+
+## make check-yjit  YJIT on the fork's build, as upstream's CI runs it (YJIT_RUN_OPTS,
+##                   --yjit-call-threshold=1): MRI's test (bootstraptest) and test-all's
+##                   YJIT_TESTS: YJIT's own, the VM stack's (deep recursion, fibers, threads,
+##                   non-local exits) and the MVM tests with YJIT in the first VM;
+##                   YJIT_TESTS=all is the whole of test-all; CI runs it
+YJIT_RUN_OPTS ?= --yjit-call-threshold=1
+YJIT_TESTS ?= ruby/test_yjit.rb ruby/test_yjit_exit_locations.rb $(DEBUG_TESTS_VMSTACK) \
+    ruby/test_rubyvm.rb ruby/test_rubyvm_child.rb \
+    ruby/test_rubyvm_channel.rb ruby/test_rubyvm_yjit.rb
+check-yjit: build
+	@$(PREFIX)/bin/ruby --yjit -e 'exit RubyVM::YJIT.enabled?' 2>/dev/null || \
+	  { echo "error: $(PREFIX)/bin/ruby has no YJIT: configure found no rustc >= 1.58 (make deps installs one)" >&2; exit 1; }
+	@RUN_OPTS="$(YJIT_RUN_OPTS)" CHECK_SUITES="test test-all" \
+	  $(if $(filter all,$(YJIT_TESTS)),,TESTS="$(YJIT_TESTS)") \
+	  CHECK_LOGS=build/check-yjit tool/check.sh
 
 ## make check-tools  only the tooling's own tests
 check-tools:

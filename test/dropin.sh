@@ -39,6 +39,10 @@ echo "drop-in checks on $PREFIX"
 check "ruby -v carries the fork marker" '^ruby 3\.3\.8 .* \+fork\[[^]]*\] .*\[x86_64-linux\]$' "$BIN/ruby" -v
 check "ruby runs a script" '^42$' "$BIN/ruby" -e 'puts [6, 7].inject(:*)'
 check "RbConfig names the install prefix" "^$PREFIX\$" "$BIN/ruby" -rrbconfig -e 'puts RbConfig::CONFIG["prefix"]'
+check "ruby --yjit compiles" '^\+YJIT true 6765$' "$BIN/ruby" --yjit --yjit-call-threshold=1 \
+    -e 'def f(n) = n < 2 ? n : f(n - 1) + f(n - 2); puts [RUBY_DESCRIPTION[/\+YJIT/], RubyVM::YJIT.enabled?, f(20)].join(" ")'
+check "RUBY_YJIT_ENABLE=1 turns YJIT on" '^true$' env RUBY_YJIT_ENABLE=1 "$BIN/ruby" -e 'p RubyVM::YJIT.enabled?'
+check "RubyVM::YJIT.enable" '^false true$' "$BIN/ruby" -e 'a = RubyVM::YJIT.enabled?; RubyVM::YJIT.enable; puts "#{a} #{RubyVM::YJIT.enabled?}"'
 check "gem works" '^3\.' "$BIN/gem" --version
 STDIN=$'puts 6 * 7\n'
 check "irb evaluates its input" '^42$' "$BIN/irb" -f --noprompt --noecho --no-pager

@@ -9,6 +9,8 @@
 #   TEST_JOBS=2                                          test-all's and bootstraptest's -j
 #   TESTOPTS=... MSPECOPT=...                            passed through
 #   TESTS=... (test-all) BTESTS=... (bootstraptest files) which tests to run
+#   RUN_OPTS=...                                         the tested ruby's options
+#                                                        in test and test-all (e.g. YJIT's)
 #
 # Known failures that also happen on vanilla 3.3.8 here are listed, each
 # with its reason, in test/exclusions.txt; they are skipped by name only.
@@ -98,7 +100,8 @@ for suite in $SUITES; do
         record_own tools "$rc" "$log"
         ;;
     test)
-        rc=0; run_suite test "$log" make -C "$OBJ" test TESTOPTS="${BTESTOPTS:--j$TEST_JOBS}" ${BTESTS:+BTESTS="$BTESTS"} || rc=$?
+        rc=0; run_suite test "$log" make -C "$OBJ" test TESTOPTS="${BTESTOPTS:--j$TEST_JOBS}" ${BTESTS:+BTESTS="$BTESTS"} \
+            ${RUN_OPTS:+RUN_OPTS="$RUN_OPTS"} || rc=$?
         # bootstraptest: "PASS all N tests" or "FAIL m/N tests failed".
         line=$(grep -E '^(PASS all [0-9]+ tests|FAIL [0-9]+/[0-9]+ tests failed)' "$log" | head -1)
         if [[ $line =~ ^PASS\ all\ ([0-9]+) ]]; then p=${BASH_REMATCH[1]} f=0
@@ -109,7 +112,8 @@ for suite in $SUITES; do
         ;;
     test-all)
         rc=0; run_suite test-all "$log" make -C "$OBJ" test-all \
-            TESTOPTS="-j$TEST_JOBS --excludes-dir=$excludes_dir ${TESTOPTS:-}" ${TESTS:+TESTS="$TESTS"} || rc=$?
+            TESTOPTS="-j$TEST_JOBS --excludes-dir=$excludes_dir ${TESTOPTS:-}" ${TESTS:+TESTS="$TESTS"} \
+            ${RUN_OPTS:+RUN_OPTS="$RUN_OPTS"} || rc=$?
         line=$(grep -E '^[0-9]+ tests, [0-9]+ assertions, [0-9]+ failures, [0-9]+ errors, [0-9]+ skips' "$log" | tail -1)
         if [[ $line =~ ^([0-9]+)\ tests,\ [0-9]+\ assertions,\ ([0-9]+)\ failures,\ ([0-9]+)\ errors,\ ([0-9]+)\ skips ]]; then
             t=${BASH_REMATCH[1]} fl=${BASH_REMATCH[2]} er=${BASH_REMATCH[3]} sk=${BASH_REMATCH[4]}

@@ -11,6 +11,9 @@ packages=(
     valgrind time gnuplot-nox procps
 )
 
+# YJIT needs rustc >= 1.58 (Debian's is 1.63); one on PATH (e.g. rustup's) is used as it is
+command -v rustc >/dev/null 2>&1 || packages+=(rustc)
+
 missing=()
 for p in "${packages[@]}"; do
     if ! dpkg-query -W -f='${db:Status-Status}' "$p" 2>/dev/null | grep -qx installed; then
