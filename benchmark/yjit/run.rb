@@ -25,7 +25,7 @@
 # after every round.
 #
 # Environment (options win): RUNS (5), WARMUP and ITERS (for every benchmark;
-# else each benchmark's own in ITERATIONS below, ~5-20 s a run with YJIT),
+# else each benchmark's own in ITERATIONS below, ~4-15 s a run interpreted here),
 # FORK and VANILLA (default _install/bin/ruby and _vanilla/bin/ruby),
 # RUBY_BENCH (the working copy, default build/ruby-bench), BENCH_RESULTS.
 #
@@ -76,22 +76,22 @@ DROPPED = {
 }
 # [warmup, timed iterations] per benchmark: about 5-20 s a run with YJIT on this
 # machine (one interpreted iteration on the fork: the comment).
-ITERATIONS = {
-  "activerecord" => [10, 20],   # 0.45 s
-  "chunky-png" => [5, 15],      # 1.0 s
-  "erubi-rails" => [3, 6],      # 2.2 s
-  "hexapdf" => [2, 4],          # 3.4 s
-  "liquid-c" => [10, 50],       # 0.15 s
-  "liquid-compile" => [10, 60], # 0.12 s
-  "liquid-il" => [5, 20],       # 0.68 s
-  "liquid-render" => [10, 50],  # 0.29 s
-  "mail" => [10, 60],           # 0.16 s
-  "psych-load" => [2, 4],       # 2.6 s
-  "railsbench" => [2, 4],       # 4.2 s
-  "rubocop" => [10, 25],        # 0.44 s
-  "ruby-lsp" => [10, 50],       # 0.22 s
-  "sequel" => [10, 80],         # 0.10 s
-  "shipit" => [2, 4],           # 3.7 s
+ITERATIONS = {                  # interpreted iteration on this 2-core host
+  "activerecord" => [5, 8],     # 0.45 s
+  "chunky-png" => [2, 4],       # 1.0 s
+  "erubi-rails" => [2, 3],      # 2.2 s
+  "hexapdf" => [1, 2],          # 3.4 s
+  "liquid-c" => [5, 20],        # 0.15 s
+  "liquid-compile" => [5, 25],  # 0.12 s
+  "liquid-il" => [3, 6],        # 0.68 s
+  "liquid-render" => [5, 15],   # 0.29 s
+  "mail" => [5, 20],            # 0.16 s
+  "psych-load" => [1, 2],       # 2.6 s
+  "railsbench" => [1, 2],       # 4.2 s
+  "rubocop" => [5, 10],         # 0.44 s
+  "ruby-lsp" => [5, 20],        # 0.22 s
+  "sequel" => [5, 30],          # 0.10 s
+  "shipit" => [1, 2],           # 3.7 s
 }
 ITERATIONS.default = [5, 10]
 
