@@ -302,10 +302,11 @@ def median(xs) = Stats.median(xs)
 def cell(xs, scale = 1) = xs.empty? ? "" : format("%.4g (%.4g..%.4g)", median(xs) * scale, xs.min * scale, xs.max * scale)
 def r3(x) = x ? format("%.3f", x) : ""
 
-def report(names, samples, iters, rubies, runs, command, started, host)
+def report(names, samples, iters, rubies, runs, command, started, host, finished: Time.now, series: Bench.series)
   rev = File.read(File.join(RB, "REVISION")).strip rescue "unknown"
   t = ->(n, rname, yjit) { samples.dig(n, label(rname, yjit))&.map { _1["time"] } || [] }
   ratio = ->(a, b) { a.empty? || b.empty? ? nil : median(a) / median(b) }
+  ratio_min = ->(a, b) { a.empty? || b.empty? ? nil : a.min / b.min }
   cols = {
     "fork/vanilla yjit" => ->(n) { ratio.(t.(n, "fork", true), t.(n, "vanilla", true)) },
     "fork/vanilla interp" => ->(n) { ratio.(t.(n, "fork", false), t.(n, "vanilla", false)) },
@@ -323,6 +324,16 @@ def report(names, samples, iters, rubies, runs, command, started, host)
     xs.empty? ? "" : "**#{r3(Stats.geomean(xs))}** (#{xs.size})"
   end
   lines << "| geometric mean | | " + " | " * (CONFIGS.size - 1) + " | " + geo.join(" | ") + " |"
+  # Interference from other tenants only adds time: the ratios of the fastest runs
+  cols_min = [->(n) { ratio_min.(t.(n, "fork", true), t.(n, "vanilla", true)) },
+              ->(n) { ratio_min.(t.(n, "fork", false), t.(n, "vanilla", false)) },
+              ->(n) { ratio_min.(t.(n, "fork", true), t.(n, "fork", false)) },
+              ->(n) { ratio_min.(t.(n, "vanilla", true), t.(n, "vanilla", false)) }]
+  geo_min = cols_min.map do |f|
+    xs = names.map { f.(_1) }.compact
+    xs.empty? ? "" : "**#{r3(Stats.geomean(xs))}** (#{xs.size})"
+  end
+  lines << "| geometric mean of the ratios of the minima | | " + " | " * (CONFIGS.size - 1) + " | " + geo_min.join(" | ") + " |"
 
   mem = ["| benchmark | " + CONFIGS.map { "#{label(*_1)}, MB" }.join(" | ") +
          " | fork code_region, KiB | vanilla code_region, KiB | fork inline+outlined, KiB | vanilla inline+outlined, KiB |",
@@ -343,10 +354,12 @@ def report(names, samples, iters, rubies, runs, command, started, host)
     warmup+iters); a run's figure is the mean of its timed iterations. #{runs} round#{"s" if runs != 1}, each running
     the four configurations once, the rubies alternating and the order reversed every other round.
     Cells: median over the runs (min..max). Ratios are of the medians (> 1: the first is slower);
-    the last row is their geometric mean over the benchmarks (how many in parentheses).
+    the row below the benchmarks is their geometric mean over the benchmarks (how many in
+    parentheses), and the last row the same of the ratios of the fastest runs (min / min): other
+    tenants of the host only add time.
 
     - command: `#{command}`
-    - date: #{started.utc.iso8601} to #{Time.now.utc.iso8601}; series: #{Bench.series}; #{`nproc`.strip} CPUs
+    - date: #{started.utc.iso8601} to #{finished.utc.iso8601}; series: #{series}; #{`nproc`.strip} CPUs
     - fork: `#{Bench.version(rubies["fork"])}` (`#{Bench.rel(rubies["fork"])}`)
     - vanilla: `#{Bench.version(rubies["vanilla"])}` (`#{Bench.rel(rubies["vanilla"])}`)
     - #{host}
@@ -382,12 +395,23 @@ warmup = ENV["WARMUP"] && Integer(ENV["WARMUP"])
 iters = ENV["ITERS"] && Integer(ENV["ITERS"])
 opts = Bench.options({runs: Integer(ENV["RUNS"] || 5)}) do |o, _|
   o.on("--list", "the benchmarks set up, per ruby") { mode = :list }
+  o.on("--report-only", "the table again from results/data/yjit.json") { mode = :report }
   o.on("--warmup N", Integer, "warmup iterations of every benchmark (WARMUP)") { warmup = _1 }
   o.on("--iters N", Integer, "timed iterations of every benchmark (ITERS)") { iters = _1 }
 end
 rubies = opts[:rubies].transform_values { File.expand_path(_1) }
 if mode == :list
   list(rubies)
+  exit
+end
+if mode == :report
+  d = JSON.parse(File.read(Bench.data_path("yjit.json", opts)))
+  names = d["samples"].keys
+  samples = d["samples"].transform_values { |c| c.transform_values { |rs| rs } }
+  text = report(names, samples, d["iterations"], rubies, d["rounds"], d["command"], Time.parse(d["started"]),
+                d["host"], finished: Time.parse(d["finished"]), series: d["series"])
+  Bench.write_result("yjit.md", text, opts)
+  puts text
   exit
 end
 
@@ -426,6 +450,9 @@ Dir.mktmpdir("yjit-bench") do |tmp|
   end
 end
 host = Bench.host_line   # beside the figures, measured after them in the same run
+File.write(data, JSON.pretty_generate({"command" => command, "rounds" => opts[:runs], "iterations" => its,
+                                       "started" => started.utc.iso8601, "finished" => Time.now.utc.iso8601,
+                                       "series" => Bench.series, "host" => host, "samples" => samples}))
 text = report(names, samples, its, rubies, opts[:runs], command, started, host)
 Bench.write_result("yjit.md", text, opts)
 puts text
