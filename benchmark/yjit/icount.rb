@@ -22,6 +22,7 @@
 require "fileutils"
 require "time"
 require_relative "../lib/bench"
+require_relative "../lib/stats"
 
 COMMAND = ["ruby", "benchmark/yjit/icount.rb", *ARGV].join(" ")
 RB = ENV["RUBY_BENCH"] || File.join(Bench::ROOT, "build/ruby-bench")
@@ -76,7 +77,6 @@ rows = names.map do |name|
     [f, v, f / v]
   end.then { [name, *_1] }
 end
-geo = ->(xs) { Math.exp(xs.sum { Math.log(_1) } / xs.size) }
 
 cols = modes.flat_map { |m| ["fork #{m}", "vanilla #{m}", "fork/vanilla #{m}"] }
 fmt = ->(x) { x.round.to_s.reverse.scan(/\d{1,3}/).join(",").reverse }
@@ -84,7 +84,7 @@ table = +"| benchmark | #{cols.join(" | ")} |\n|---|#{"---:|" * cols.size}\n"
 rows.each do |name, *vals|
   table << "| #{name} | " + vals.each_slice(3).map { |f, v, r| [fmt.(f), fmt.(v), format("%.3f", r)] }.flatten.join(" | ") + " |\n"
 end
-table << "| geometric mean | " + modes.each_index.map { |i| ["", "", format("**%.3f** (%d)", geo.(rows.map { _1[3 + 3 * i] }), rows.size)] }.flatten.join(" | ") + " |\n"
+table << "| geometric mean | " + modes.each_index.map { |i| ["", "", format("**%.3f** (%d)", Stats.geomean(rows.map { _1[3 + 3 * i] }), rows.size)] }.flatten.join(" | ") + " |\n"
 
 text = <<~MD
   # Instructions per iteration of ruby-bench's headline benchmarks, fork and vanilla 3.3.8
