@@ -122,8 +122,10 @@ md = <<~MD
   operation in a `while` loop of a method: the slope between #{a} and #{b} iterations, start-up,
   loading and compilation cancelled (`benchmark/yjit/ops.rb`). YJIT runs with
   `--yjit-call-threshold=1`. Each JIT is compared with the other, each interpreter with the other.
-  Counts are deterministic to about ±3 instructions an iteration (the "empty" row: the loop alone);
-  they do not see cache or memory effects.
+  The "empty" row (the loop alone) shows what is noise: a few instructions. Rows that allocate
+  (new, str, interp) carry their share of the GCs, which differ: in a program this small the
+  fork's heap stays smaller than vanilla's and collects more often (1,000,000 iterations of
+  "str" natively: 167 GCs against 141). Counts do not see cache or memory effects.
 
   - command: `#{COMMAND}`
   - date: #{started.iso8601} to #{Time.now.utc.iso8601}; series: #{Bench.series}
