@@ -23,6 +23,7 @@ require "fileutils"
 require "time"
 require_relative "../lib/bench"
 require_relative "../lib/stats"
+require_relative "../lib/cachegrind"
 
 COMMAND = ["ruby", "benchmark/yjit/icount.rb", *ARGV].join(" ")
 RB = ENV["RUBY_BENCH"] || File.join(Bench::ROOT, "build/ruby-bench")
@@ -30,10 +31,7 @@ WORK = File.join(Bench::ROOT, "build/bench/yjit-icount")
 opts = Bench.options({warmup: 3, iters: [1, 4], interp: false, parallel: 2, file: nil},
                      banner: "usage: benchmark/yjit/icount.rb [BENCH...] [options]") do |o, h|
   o.on("--warmup N", Integer, "warmup iterations (default 3)") { h[:warmup] = _1 }
-  o.on("--iters A,B", Array, "timed iterations of the two runs (default 1,4)") { h[:iters] = _1.map { |s| Integer(s) } }
-  o.on("--interp", "count the interpreters too") { h[:interp] = true }
-  o.on("--parallel N", Integer, "runs at a time (default 2)") { h[:parallel] = _1 }
-  o.on("--file FILE", "the table (default results/yjit-icount.md)") { h[:file] = _1 }
+  Cachegrind.options(o, h, "results/yjit-icount.md")
 end
 a, b = opts[:iters]
 abort "--iters A,B: B must be larger than A" unless a && b && b > a
@@ -42,34 +40,20 @@ names.each { |n| abort "#{n}: not set up in #{RB} (benchmark/yjit/run.rb setup)"
 modes = opts[:interp] ? %w[yjit interp] : %w[yjit]
 FileUtils.mkdir_p(WORK)
 
-# Ir of one run, from its cachegrind file's summary line
+# Ir of one run
 def count(ruby, name, mode, iters, warmup)
   out = File.join(WORK, "#{name}.#{File.basename(File.dirname(File.dirname(ruby)))}.#{mode}.#{iters}")
   env = {"WARMUP_ITRS" => warmup.to_s, "MIN_BENCH_ITRS" => iters.to_s, "MIN_BENCH_TIME" => "0"}
-  cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--smc-check=all", "--cachegrind-out-file=#{out}",
-         ruby, *(mode == "yjit" ? ["--yjit"] : []), "benchmarks/#{name}/benchmark.rb"]
-  ok = system(env, *cmd, chdir: RB, out: "#{out}.log", err: [:child, :out])
-  abort "#{name}: #{ruby} #{mode} failed (#{out}.log)" unless ok
-  File.foreach(out).grep(/\Asummary:/).first.split[1].to_i
+  Cachegrind.ir("#{name}: #{ruby} #{mode}", out, [ruby, *(mode == "yjit" ? ["--yjit"] : []), "benchmarks/#{name}/benchmark.rb"],
+                env: env, chdir: RB)
 end
 
-jobs = names.product(modes, opts[:rubies].to_a, [a, b])
-results = {}
-queue = Queue.new
-jobs.each { queue << _1 }
-queue.close
 started = Time.now
-opts[:parallel].times.map do
-  Thread.new do
-    while (job = queue.pop)
-      name, mode, (rname, ruby), iters = job
-      results[job] = count(ruby, name, mode, iters, opts[:warmup])
-      warn "#{name} #{rname} #{mode} #{iters}: #{results[job]}"
-    end
-  end
-end.each(&:join)
+results = Cachegrind.run_all(names.product(modes, opts[:rubies].to_a, [a, b]), opts[:parallel]) do |name, mode, (_, ruby), iters|
+  count(ruby, name, mode, iters, opts[:warmup])
+end
 
-per_iter = ->(name, mode, r) { (results[[name, mode, r, b]] - results[[name, mode, r, a]]).fdiv(b - a) }
+per_iter = ->(name, mode, r) { Cachegrind.slope(results[[name, mode, r, a]], results[[name, mode, r, b]], a, b) }
 rows = names.map do |name|
   modes.flat_map do |mode|
     f = per_iter.(name, mode, ["fork", opts[:rubies]["fork"]])

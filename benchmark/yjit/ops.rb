@@ -64,16 +64,13 @@ end
 require "fileutils"
 require "time"
 require_relative "../lib/bench"
-require_relative "../lib/stats"
+require_relative "../lib/cachegrind"
 
 COMMAND = ["ruby", "benchmark/yjit/ops.rb", *ARGV].join(" ")
 WORK = File.join(Bench::ROOT, "build/bench/yjit-ops")
 opts = Bench.options({iters: [20000, 40000], interp: false, parallel: 2, file: nil},
                      banner: "usage: benchmark/yjit/ops.rb [OP...] [options]") do |o, h|
-  o.on("--iters A,B", Array, "loop counts of the two runs (default 20000,40000)") { h[:iters] = _1.map { |s| Integer(s) } }
-  o.on("--interp", "count the interpreters too") { h[:interp] = true }
-  o.on("--parallel N", Integer, "runs at a time (default 2)") { h[:parallel] = _1 }
-  o.on("--file FILE", "the table (default results/yjit-ops.md)") { h[:file] = _1 }
+  Cachegrind.options(o, h, "results/yjit-ops.md")
 end
 a, b = opts[:iters]
 abort "--iters A,B: B must be larger than A" unless a && b && b > a
@@ -82,31 +79,15 @@ names.each { |n| abort "#{n}: no such operation (#{OPS.keys.join(", ")})" unless
 modes = opts[:interp] ? %w[yjit interp] : %w[yjit]
 FileUtils.mkdir_p(WORK)
 
-def count(label, ruby, op, mode, iters)
-  out = File.join(WORK, "#{op}.#{label}.#{mode}.#{iters}")
-  cmd = ["valgrind", "--tool=cachegrind", "--cache-sim=no", "--smc-check=all", "--cachegrind-out-file=#{out}",
-         ruby, *(mode == "yjit" ? %w[--yjit --yjit-call-threshold=1] : []), __FILE__, "--run", iters.to_s, op]
-  abort "#{op}: #{ruby} #{mode} failed (#{out}.log)" unless system(*cmd, out: "#{out}.log", err: [:child, :out])
-  File.foreach(out).grep(/\Asummary:/).first.split[1].to_i
-end
-
 started = Time.now.utc
-queue = Queue.new
-names.product(modes, opts[:rubies].to_a, [a, b]).each { queue << _1 }
-queue.close
-results = {}
-lock = Mutex.new
-Array.new(opts[:parallel]) do
-  Thread.new do
-    while (job = queue.pop)
-      op, mode, (label, ruby), iters = job # (no top-level local of these names: threads share those)
-      ir = count(label, ruby, op, mode, iters)
-      lock.synchronize { results[[op, mode, label, iters]] = ir; $stderr.puts "#{op} #{label} #{mode} #{iters}: #{ir}" }
-    end
-  end
-end.each(&:join)
-
-per = ->(op, mode, label) { (results[[op, mode, label, b]] - results[[op, mode, label, a]]).fdiv(b - a) }
+results = Cachegrind.run_all(names.product(modes, opts[:rubies].to_a, [a, b]), opts[:parallel]) do |op, mode, (label, ruby), iters|
+  Cachegrind.ir("#{op}: #{ruby} #{mode}", File.join(WORK, "#{op}.#{label}.#{mode}.#{iters}"),
+                [ruby, *(mode == "yjit" ? %w[--yjit --yjit-call-threshold=1] : []), __FILE__, "--run", iters.to_s, op])
+end
+per = ->(op, mode, label) do
+  ruby = opts[:rubies][label]
+  Cachegrind.slope(results[[op, mode, [label, ruby], a]], results[[op, mode, [label, ruby], b]], a, b)
+end
 cols = modes.flat_map { |m| ["fork #{m}", "vanilla #{m}", "fork - vanilla", "fork/vanilla #{m}"] }
 rows = names.map do |op|
   cells = modes.flat_map do |m|
