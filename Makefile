@@ -20,7 +20,7 @@ CHECK_BUILD_ARGS ?= --disable-yjit --with-out-ext=openssl,ripper,nkf,psych,bigde
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools check-slow \
-        check-vmstack-debug check-yjit check-mvm-soak check-mvm-valgrind check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-yjit check-mvm-soak check-mvm-valgrind check-mvm-embed check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber bench-mvm bench-heap bench-channel \
         clean distclean help
 
@@ -118,6 +118,7 @@ MVM_TA_FILES_SHARED = test/ruby/test_env.rb test/ruby/test_signal.rb test/ruby/t
     test/-ext-/thread test/test_pty.rb test/ruby/test_rubyvm_process.rb
 check-slow:
 	@$(MAKE) --no-print-directory check-mvm-gems
+	@$(MAKE) --no-print-directory check-mvm-embed
 	@$(MAKE) --no-print-directory check-mvm-test-all MVM_TA_FILES="$(MVM_TA_FILES_SHARED)"
 	@$(MAKE) --no-print-directory check-vmstack-debug DEBUG_TESTS=vmstack
 	@$(MAKE) --no-print-directory check-fiber-sjlj
@@ -167,6 +168,15 @@ check-mvm-soak: build
 VALGRIND_VMS ?= 1000
 check-mvm-valgrind: build
 	@tool/mvm-valgrind.sh $(PREFIX)/bin/ruby $(VALGRIND_VMS)
+
+## make check-mvm-embed  a C program that embeds ruby (test/embed/vm_embed.c in the tree,
+##                   built with pkg-config by tool/embed.sh): VALGRIND_VMS (1000) VMs made, run
+##                   and freed under memcheck (as check-mvm-valgrind judges them), then the
+##                   RSS after EMBED_RSS_VMS (10000) within 1 MB of the RSS after 100
+EMBED_RSS_VMS ?= 10000
+check-mvm-embed: build
+	@tool/mvm-valgrind.sh --embed $(PREFIX) $(VALGRIND_VMS)
+	@tool/mvm-embed-rss.sh $(PREFIX) $(EMBED_RSS_VMS) 100
 
 ## make check-mvm-gems  msgpack and oj from RubyGems, built for this ruby into build/gems,
 ##                   used by two child VMs at once (each loads a private copy of their shared

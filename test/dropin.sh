@@ -56,6 +56,10 @@ check "racc's C extension parses" '^ok$' "$BIN/ruby" -e 'require "racc/cparse"; 
 check "rbs's C extension parses" '^Integer$' "$BIN/ruby" -e 'require "rbs"; puts RBS::Parser.parse_type("Integer").to_s'
 check "default gems' C extensions load" '^ok$' "$BIN/ruby" -e 'require "openssl"; require "psych"; require "zlib"; require "fiddle"; require "date"; require "json"; require "ripper"; puts :ok'
 check "openssl does a SHA-256" '^9f86d081' "$BIN/ruby" -ropenssl -e 'puts OpenSSL::Digest::SHA256.hexdigest("test")'
+# A C program that embeds this ruby and owns VMs (ruby/vm.h), built with pkg-config:
+# four threads of its own make, run and free 25 VMs each (doc/mvm.md in the tree)
+check "a C program embeds VMs (test/embed/vm_embed.c, pkg-config)" '^ok: 102 VMs on 4 threads$' \
+    bash -c "'$ROOT/tool/embed.sh' '$PREFIX' '$WORK/vm_embed' && '$WORK/vm_embed' 4 25"
 
 # A Gemfile with a path gem, resolved and run without any network.
 mkdir -p "$WORK/app/vendor/hello/lib"

@@ -6,14 +6,24 @@
 # SMALL VMs and N VMs and compares.
 #
 #   tool/mvm-valgrind.sh RUBY [N=1000] [SMALL=10]
+#   tool/mvm-valgrind.sh --embed PREFIX [N=1000] [SMALL=10]
+#
+# With --embed, the VMs are those of a C program that embeds PREFIX's ruby
+# (test/embed/vm_embed.c, built by tool/embed.sh): N create/run/destruct
+# cycles of ruby/vm.h on one thread of the program.
 . "$(dirname "$0")/common.sh"
 
-ruby=${1:?usage: tool/mvm-valgrind.sh RUBY [N] [SMALL]}
+embed=
+if [ "${1:-}" = --embed ]; then embed=1; shift; fi
+ruby=${1:?usage: tool/mvm-valgrind.sh [--embed] RUBY|PREFIX [N] [SMALL]}
 n=${2:-1000}
 small=${3:-10}
 command -v valgrind >/dev/null || die "valgrind is not installed (make deps)"
 out=$(mktemp -d "${TMPDIR:-/tmp}/mvm-valgrind.XXXXXX")
 trap 'rm -rf "$out"' EXIT
+if [ -n "$embed" ]; then
+    "$TOOLDIR/embed.sh" "$ruby" "$out/vm_embed" || exit 1
+fi
 
 # a VM that makes a thread, a fiber and a Symbol, and requires an MVM-safe
 # extension: what a child's end must give back
@@ -29,11 +39,17 @@ lost() {
 
 run() {
     local count=$1 log=$out/memcheck-$1.log
-    echo "==> memcheck: $count VMs created and joined" >&2
+    local cmd=("$ruby" --disable-gems -e "$code" "$count")
+    if [ -n "$embed" ]; then
+        echo "==> memcheck: $count VMs made, run and freed by a program that embeds ruby" >&2
+        cmd=("$out/vm_embed" 1 "$count")
+    else
+        echo "==> memcheck: $count VMs created and joined" >&2
+    fi
     RUBY_FREE_AT_EXIT=1 RUBY_MVM_PREBOOT=0 valgrind --tool=memcheck --leak-check=full \
         --errors-for-leak-kinds=none --error-exitcode=99 --num-callers=30 \
         --suppressions="$FORK_ROOT/tool/mvm-valgrind.supp" \
-        --log-file="$log" "$ruby" --disable-gems -e "$code" "$count"
+        --log-file="$log" "${cmd[@]}" >&2
     local rc=$?
     grep -E "ERROR SUMMARY|definitely lost|indirectly lost" "$log" >&2
     if [ $rc -ne 0 ]; then
