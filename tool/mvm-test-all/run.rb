@@ -4,9 +4,8 @@
 # that cannot run in a child VM by design are listed, each with its reason,
 # in tool/mvm-test-all/exclusions.txt: a file there is not run, a test
 # (Class#method) is excluded with the runner's --name=!/.../.  The files
-# that change the working directory, which is the process's, run in a
-# child VM while no other runs: those that say chdir, and those that the
-# list marks "serial:" (their helpers change it).
+# that the list marks "serial:" (they change what is the process's) run in
+# a child VM while no other runs.
 #
 #   ruby tool/mvm-test-all/run.rb [-j JOBS] [--timeout SECS] [--ruby=CMD]
 #        [--exclusions FILE] [--list] SRC FILE_OR_DIR...
@@ -66,8 +65,7 @@ files = paths.flat_map do |path|
 end
 skipped, files = files.partition { |f| excluded_files.key?(f) }
 serial, files = files.partition do |f|
-  serial_paths.any? { |path, _| f == path || f.start_with?(path + "/") } ||
-    File.binread(f).match?(/\bchdir\b/n)
+  serial_paths.any? { |path, _| f == path || f.start_with?(path + "/") }
 end
 if list_only
   puts files.map { |f| "parallel #{f}" }, serial.map { |f| "serial #{f}" }
@@ -115,7 +113,7 @@ run_batch = lambda do |batch, n, tmp|
             waiter.join(60) ? waiter.value : :timeout
           end
         end
-        output = File.read(log)
+        output = File.binread(log)
         counts = output.scan(SUMMARY).last&.map(&:to_i)
         elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - started
         lock.synchronize do
@@ -151,7 +149,7 @@ end
 elapsed = Process.clock_gettime(Process::CLOCK_MONOTONIC) - t0
 puts
 puts "mvm-test-all: #{files.size} files in child VMs #{jobs} at a time and #{serial.size} alone " \
-     "(they change the working directory), #{elapsed.round} s; " \
+     "(they change what is the process's), #{elapsed.round} s; " \
      "#{skipped.size} files and #{excluded_tests.size} tests excluded (#{File.basename(exclusions)})"
 puts "retried alone: #{retried.join(' ')} (#{(retried - bad).size} passed then)" unless retried.empty?
 puts "#{totals[:tests]} tests, #{totals[:assertions]} assertions, #{totals[:failures]} failures, " \
