@@ -2,7 +2,8 @@
 # GEM_HOME holding msgpack and oj from RubyGems, built for this ruby: two VMs
 # at once each load a private copy of their shared objects (they declare
 # nothing) and use it, as the first VM uses the files themselves; then the
-# bundled gems' extensions (racc, bigdecimal, debug, rbs).
+# bundled gems' extensions (racc, bigdecimal, debug, rbs; racc's and debug's
+# MVM-safe, one shared object for every VM).
 code = <<~'CHILD'
   require "msgpack"
   require "oj"
@@ -21,6 +22,17 @@ code = <<~'CHILD'
   require "rbs"
   abort "#{name}: rbs" unless RBS::Parser.parse_type("Integer | String").is_a?(RBS::Types::Union)
   abort "#{name}: bigdecimal" unless (BigDecimal("0.1") * 3).to_s == "0.3e0"
+  abort "#{name}: bigdecimal's special values" unless BigDecimal::INFINITY.infinite? == 1 &&
+    BigDecimal("NaN").nan? && BigDecimal("-0").sign == BigDecimal::SIGN_NEGATIVE_ZERO &&
+    BigMath.exp(BigDecimal("1"), 10).round(9).to_s == "0.2718281828e1"
+  abort "#{name}: racc/cparse" unless Racc::Parser.private_method_defined?(:_racc_do_parse_c) &&
+    Racc::CparseParams.is_a?(Class)
+  frames = DEBUGGER__.capture_frames("/nonexistent")
+  abort "#{name}: debug" unless frames.all? { _1.is_a?(DEBUGGER__::FrameInfo) } && !frames.empty?
+  # declared MVM-safe: one shared object for every VM, not a copy of its own
+  # (bigdecimal here is RubyGems', which oj depends on: a copy)
+  copies = File.readlines("/proc/self/maps").grep(%r{ruby-mvm-.*(cparse|debug)\.so})
+  abort "#{name}: private copies of #{copies.join}" unless copies.empty?
   puts "#{name}: ok"
 CHILD
 require "msgpack"
