@@ -20,7 +20,7 @@ CHECK_BUILD_ARGS ?= --disable-yjit --with-out-ext=openssl,ripper,nkf,psych,bigde
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools check-slow \
-        check-vmstack-debug check-yjit check-mvm-soak check-mvm-valgrind check-mvm-embed check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-shared check-yjit check-mvm-soak check-mvm-valgrind check-mvm-embed check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber bench-mvm bench-heap bench-channel \
         clean distclean help
 
@@ -105,6 +105,18 @@ check-vmstack-debug: src
 	  $(if $(filter all,$(DEBUG_TESTS)),,TESTS="$(if $(filter vmstack,$(DEBUG_TESTS)),$(DEBUG_TESTS_VMSTACK),$(DEBUG_TESTS))") \
 	  CHECK_SUITES="test-all" \
 	  CHECK_LOGS=$(DEBUG_LOGS)/$(subst $(comma),-,$(DEBUG_MODE))-test-all tool/check.sh; fi
+
+## make check-shared  the fork built as distributions build it, --enable-shared (build/obj-shared,
+##                   installed into build/_shared): make check's suites (CHECK_SUITES) on it, then
+##                   the example embedder linked to its libruby.so (check-mvm-embed's RSS check
+##                   with EMBED_SHARED_VMS (1000) VMs)
+SHARED_OBJ = build/obj-shared
+SHARED_PREFIX = build/_shared
+EMBED_SHARED_VMS ?= 1000
+check-shared: src
+	@tool/build.sh build/src $(SHARED_OBJ) $(SHARED_PREFIX) --enable-shared $(CONFIGURE_ARGS)
+	@OBJ=$(SHARED_OBJ) PREFIX=$(SHARED_PREFIX) CHECK_LOGS=build/check-shared tool/check.sh
+	@tool/mvm-embed-rss.sh $(SHARED_PREFIX) $(EMBED_SHARED_VMS) 100
 
 ## make check-slow  what CI leaves out for its time (README, "CI"): check-mvm-gems,
 ##                   test-all's files that touch what VMs share, each in a child VM
