@@ -20,7 +20,7 @@ CHECK_BUILD_ARGS ?= --disable-yjit --with-out-ext=openssl,ripper,nkf,psych,bigde
 export JOBS PREFIX VANILLA_PREFIX
 
 .PHONY: all deps fetch src build install vanilla check check-vanilla check-tools check-slow \
-        check-vmstack-debug check-shared check-yjit check-mvm-soak check-mvm-valgrind check-mvm-embed check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
+        check-vmstack-debug check-shared check-asan check-asan-vanilla check-yjit check-mvm-soak check-mvm-valgrind check-mvm-embed check-mvm-gems check-mvm-test-all export verify bench bench-quick bench-vmstack bench-vmstack-memory bench-vmstack-icount vmstack-fixed vmstack-copy \
         fiber-sjlj fiber-ucontext check-fiber-sjlj bench-fiber bench-mvm bench-heap bench-channel \
         clean distclean help
 
@@ -117,6 +117,20 @@ check-shared: src
 	@tool/build.sh build/src $(SHARED_OBJ) $(SHARED_PREFIX) --enable-shared $(CONFIGURE_ARGS)
 	@OBJ=$(SHARED_OBJ) PREFIX=$(SHARED_PREFIX) CHECK_LOGS=build/check-shared tool/check.sh
 	@tool/mvm-embed-rss.sh $(SHARED_PREFIX) $(EMBED_SHARED_VMS) 100
+
+## make check-asan  the fork built with gcc's -fsanitize=address,undefined (build/obj-asan, no YJIT,
+##                   no M:N threads; tool/check-asan.sh): bootstraptest, the fork's own test files
+##                   of test-all and upstream's that work the same parts, the MVM soak and a slice
+##                   of test-all in child VMs; fails on a failing suite or on a sanitizer report
+##                   that test/exclusions.txt does not list (ASAN_SUITES= some of "test test-all
+##                   soak mvm-test-all"); check-asan-vanilla: the same on vanilla 3.3.8
+check-asan: src
+	@tool/check-asan.sh
+
+check-asan-vanilla: fetch
+	@tool/vanilla.sh --src-only
+	@ASAN_SRC=build/vanilla/src ASAN_OBJ=build/vanilla/obj-asan ASAN_PREFIX=build/_vanilla-asan \
+	  ASAN_LOGS=build/check-asan-vanilla ASAN_SUITES="test test-all" ASAN_EXCLUSIONS=/dev/null tool/check-asan.sh
 
 ## make check-slow  what CI leaves out for its time (README, "CI"): check-mvm-gems,
 ##                   test-all's files that touch what VMs share, each in a child VM

@@ -4,6 +4,9 @@
 # comparison.  The tree is a plain unpacked tarball in build/vanilla/src.
 . "$(dirname "$0")/common.sh"
 
+# --src-only: only unpack the tree (check-asan-vanilla builds it its own way).
+src_only=false
+[ "${1:-}" = --src-only ] && { src_only=true; shift; }
 prefix=${1:-$FORK_ROOT/_vanilla}
 vsrc=$BUILD/vanilla/src
 if [ "$(cat "$vsrc/.fork-tarball-sha256" 2>/dev/null)" != "$SHA256" ]; then
@@ -13,4 +16,5 @@ if [ "$(cat "$vsrc/.fork-tarball-sha256" 2>/dev/null)" != "$SHA256" ]; then
     tar -xf "$TARBALL_PATH" -C "$vsrc" --strip-components=1 "$TARBALL_TOPDIR"
     echo "$SHA256" > "$vsrc/.fork-tarball-sha256"
 fi
+$src_only && exit 0
 exec "$TOOLDIR/build.sh" "$vsrc" "$BUILD/vanilla/obj" "$prefix" ${VANILLA_CONFIGURE_ARGS:-}
