@@ -35,7 +35,7 @@ mkdir -p "$reports"
 # for its stack overflow handler.  A sanitizer's report goes to a file of
 # the process that made it, and the process goes on (UBSan) or ends (ASan).
 san="log_path=$reports/report:log_exe_name=1:detect_leaks=0:use_sigaltstack=0:handle_segv=0:allow_user_segv_handler=1"
-export ASAN_OPTIONS="$san:detect_stack_use_after_return=0:strict_string_checks=0"
+export ASAN_OPTIONS="$san:detect_stack_use_after_return=0:strict_string_checks=0:detect_odr_violation=1"
 export UBSAN_OPTIONS="$san:print_stacktrace=1:report_error_type=1"
 
 # -O1 keeps the runs short and the reports exact enough; the frame pointer
