@@ -1,5 +1,6 @@
 # The sanitizers' reports of a make check-asan run, grouped by their kind and
-# the function of their first frame; fails (exit 1) if one is not listed in
+# the function of their first frame in ruby (past the sanitizer's own and the
+# libc calls it intercepts); fails (exit 1) if one is not listed in
 # the exclusions file as
 #
 #   asan <kind> <function> -- <reason>
@@ -28,9 +29,12 @@ Dir.glob(File.join(dir, "*")).sort.each do |path|
   text.split(/^(?==+\n==\d+==ERROR|\S+:\d+:\d+: runtime error:)/).each do |r|
     summary = r[/^SUMMARY: \w+Sanitizer: (.*)$/, 1] or next
     kind = summary.split.first
-    frame = r[/^\s+#0 0x\h+ in (\S+)(?: (\S+))?/]
-    function = $1 || "?"
-    where = r[/^(\S+:\d+:\d+): runtime error/, 1] || $2 || summary.split[1] || "?"
+    # the first frame of ruby's, past the sanitizer's own and the libc calls it intercepts
+    frames = r.scan(/^\s+#\d+ 0x\h+ in (\S+)(?: (\S+))?/)
+    function, frame_file = frames.find { |f, file| !f.start_with?("__") && !file.to_s.match?(%r{libsanitizer|\A/usr/include/}) } ||
+                           frames.first
+    function ||= "?"
+    where = r[/^(\S+:\d+:\d+): runtime error/, 1] || frame_file || summary.split[1] || "?"
     where = where.sub(%r{\A(?:\.\./)*(?:src[^/]*/|#{Regexp.escape(src.to_s)}/?)}, "") if src
     reports << Report.new(kind, function, where, File.basename(path), r)
   end
